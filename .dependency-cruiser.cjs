@@ -1,0 +1,61 @@
+/**
+ * The one-way dependency rules of reference/ARCHITECTURE.md, enforced in `npm test`.
+ * Layers (low → high): errors → config → observability, iceberg → storage → cache →
+ * planner | tokens | catalogs (siblings) → service → http → main/cli.
+ */
+const layers = ['errors', 'config', 'observability', 'iceberg', 'storage', 'cache', 'planner', 'tokens', 'catalogs', 'service', 'http'];
+const rank = { errors: 0, config: 1, observability: 2, iceberg: 2, storage: 3, cache: 4, planner: 5, tokens: 5, catalogs: 5, service: 6, http: 7 };
+
+const upward = [];
+for (const from of layers) {
+  const higher = layers.filter((to) => rank[to] > rank[from] || (rank[to] === rank[from] && to !== from));
+  if (higher.length === 0) continue;
+  upward.push({
+    name: `no-up-${from}`,
+    comment: `${from}/ may not import ${higher.join(', ')} (imports point down; siblings stay apart)`,
+    severity: 'error',
+    from: { path: `^src/${from}/` },
+    to: { path: `^src/(${higher.join('|')})/` },
+  });
+}
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+    ...upward,
+    {
+      name: 'http-not-planner-storage',
+      comment: 'http/ never touches planner/ or storage/ (ARCHITECTURE.md)',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(planner|storage|tokens|cache)/' },
+    },
+    {
+      name: 'no-main-import',
+      comment: 'nothing imports the composition root',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/(main|cli)\\.ts$' },
+    },
+    {
+      name: 'index-only-across-folders',
+      comment: 'cross-folder imports go through the folder index.ts',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/([^/]+)/.+', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/catalogs/[^/]+/index\\.ts$', '^src/planner/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'avsc-private-to-manifests',
+      comment: 'avsc stays inside planner/manifests',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/planner/manifests/' },
+      to: { path: 'node_modules/avsc/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

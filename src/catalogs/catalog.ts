@@ -1,0 +1,37 @@
+import type { TableMetadata } from '../iceberg/index.js';
+import type { FileIO } from '../storage/index.js';
+
+/** A namespace: its levels, never a dotted string (levels may contain `.`). */
+export type Namespace = readonly string[];
+
+export interface TableIdentifier {
+  readonly namespace: Namespace;
+  readonly name: string;
+}
+
+export interface LoadedTable {
+  readonly identifier: TableIdentifier;
+  /** The metadata file as the catalog records it (a location clients could read). */
+  readonly metadataLocation: string;
+  readonly metadata: TableMetadata;
+  /** Table-level config for LoadTableResult.config. */
+  readonly config: Readonly<Record<string, string>>;
+  /** Reads this table's metadata, manifest and data files (locations remapped). */
+  readonly io: FileIO;
+}
+
+/** The interface every catalog backend implements. Errors are IcefrontErrors. */
+export interface Catalog {
+  readonly name: string;
+  readonly type: 'filesystem' | 'rest';
+  /** Direct children of `parent` (top level when empty), sorted. NO_SUCH_NAMESPACE if parent is missing. */
+  listNamespaces(parent: Namespace): Promise<Namespace[]>;
+  /** Namespace properties; NO_SUCH_NAMESPACE when absent. */
+  loadNamespace(namespace: Namespace): Promise<Record<string, string>>;
+  /** Tables directly in `namespace`, sorted by name; NO_SUCH_NAMESPACE when absent. */
+  listTables(namespace: Namespace): Promise<TableIdentifier[]>;
+  /** NO_SUCH_NAMESPACE / NO_SUCH_TABLE when absent; INVALID_METADATA when unreadable. */
+  loadTable(identifier: TableIdentifier): Promise<LoadedTable>;
+  /** Whether this catalog serves the scan-planning endpoints. */
+  readonly planning: boolean;
+}

@@ -1,0 +1,1 @@
+export type { Catalog, Namespace, TableIdentifier, LoadedTable } from './catalog.js';

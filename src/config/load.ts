@@ -1,0 +1,178 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { fail } from '../errors/index.js';
+import { substituteEnv } from './env.js';
+import { CONFIG_SCHEMA } from './schema.js';
+import type { CatalogConfig, Config, LocationRemap } from './types.js';
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8181,
+  bodyLimit: 1024 * 1024,
+  batchSize: 100,
+  maxResponseBytes: 1024 * 1024,
+  cacheBytes: 256 * 1024 * 1024,
+  logLevel: 'info',
+} as const;
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+const validate = ajv.compile(CONFIG_SCHEMA);
+
+/** Read, substitute, validate and freeze a YAML config file. Errors name the key and line. */
+export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.env): Config {
+  const abs = path.resolve(file);
+  let text: string;
+  try {
+    text = fs.readFileSync(abs, 'utf8');
+  } catch (err) {
+    throw fail('CONFIG_INVALID', `${file}: cannot read config file (${(err as Error).message})`, err);
+  }
+  return parseConfig(text, abs, env);
+}
+
+/** Parse config text; `source` is the file it came from (relative paths resolve beside it). */
+export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): Config {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const where = (node: Node | undefined | null): string => {
+    const offset = node?.range?.[0];
+    return offset === undefined ? source : `${source}:${lines.linePos(offset).line}`;
+  };
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw fail('CONFIG_INVALID', `${source}:${lines.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`);
+  }
+  substituteTree(doc, doc.contents as Node | null, [], env, where);
+  const data: unknown = doc.toJS() ?? {};
+  if (!validate(data)) {
+    const err = validate.errors![0]!;
+    const keyPath = errorPath(err);
+    const node = nearestNode(doc, keyPath);
+    throw fail('CONFIG_INVALID', `${where(node)}: ${keyPath.join('.') || '(root)'}: ${describe(err)}`);
+  }
+  return build(data as RawConfig, source);
+}
+
+function substituteTree(
+  doc: Document,
+  node: Node | null,
+  keyPath: (string | number)[],
+  env: NodeJS.ProcessEnv,
+  where: (n: Node | undefined | null) => string,
+): void {
+  if (isMap(node)) {
+    for (const pair of [...node.items]) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      const value = pair.value as Node | null;
+      if (isScalar(value) && typeof value.value === 'string') {
+        const s = substituteEnv(value.value, env);
+        if (s.kind === 'absent') node.delete(pair.key);
+        else if (s.kind === 'error')
+          throw fail('CONFIG_INVALID', `${where(value)}: ${[...keyPath, key].join('.')}: environment variable ${s.variable} is not set`);
+        else value.value = coerce(s.value, value.value);
+      } else substituteTree(doc, value, [...keyPath, key], env, where);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => {
+      const child = item as Node | null;
+      if (isScalar(child) && typeof child.value === 'string') {
+        const s = substituteEnv(child.value, env);
+        if (s.kind === 'error')
+          throw fail('CONFIG_INVALID', `${where(child)}: ${[...keyPath, i].join('.')}: environment variable ${s.variable} is not set`);
+        if (s.kind === 'value') child.value = s.value;
+      } else substituteTree(doc, child, [...keyPath, i], env, where);
+    });
+  }
+}
+
+/** A whole-value substitution that yields a number keeps YAML's typing (`port: ${PORT}`). */
+function coerce(substituted: string, original: string): string | number {
+  if (original !== substituted && /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(original) && /^-?\d+$/.test(substituted))
+    return Number(substituted);
+  return substituted;
+}
+
+function errorPath(err: ErrorObject): string[] {
+  const parts = err.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (err.keyword === 'additionalProperties') parts.push(String(err.params.additionalProperty));
+  if (err.keyword === 'required') parts.push(String(err.params.missingProperty));
+  if (err.keyword === 'propertyNames' && err.params.propertyName) parts.push(String(err.params.propertyName));
+  return parts;
+}
+
+function describe(err: ErrorObject): string {
+  switch (err.keyword) {
+    case 'additionalProperties':
+      return 'unknown key';
+    case 'required':
+      return 'is required';
+    case 'enum':
+      return `must be one of ${(err.params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const':
+      return `must be ${String(err.params.allowedValue)}`;
+    case 'propertyNames':
+      return 'is not a valid name (letters, digits, . _ ~ -; it becomes a URL path segment)';
+    default:
+      return err.message ?? 'is invalid';
+  }
+}
+
+function nearestNode(doc: Document, keyPath: string[]): Node | undefined {
+  for (let n = keyPath.length; n >= 0; n--) {
+    const prefix = keyPath.slice(0, n);
+    const node = (prefix.length === 0 ? doc.contents : doc.getIn(prefix, true)) as Node | undefined;
+    if (node && node.range) {
+      if (n === keyPath.length || !isMap(node)) return node;
+      // The key itself (e.g. an unknown key) is on the pair's key node.
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === keyPath[n]);
+      return (pair?.key as Node | undefined) ?? node;
+    }
+  }
+  return undefined;
+}
+
+interface RawConfig {
+  server?: { host?: string; port?: number; 'body-limit'?: number };
+  planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string };
+  logging?: { level?: string };
+  catalogs: Record<string, { type: 'filesystem'; warehouse: string; locations?: Record<string, string>; planning?: string | boolean }>;
+}
+
+function build(raw: RawConfig, source: string): Config {
+  const base = source ? path.dirname(source) : process.cwd();
+  const catalogs = new Map<string, CatalogConfig>();
+  for (const [name, c] of Object.entries(raw.catalogs)) {
+    const locations: LocationRemap[] = Object.entries(c.locations ?? {})
+      .map(([prefix, dir]) => ({ prefix, dir: path.resolve(base, dir) }))
+      .sort((a, b) => b.prefix.length - a.prefix.length);
+    catalogs.set(
+      name,
+      Object.freeze({
+        type: 'filesystem',
+        name,
+        warehouse: path.resolve(base, c.warehouse),
+        locations: Object.freeze(locations),
+        planning: c.planning === 'off' || c.planning === false ? 'off' : 'on',
+      }),
+    );
+  }
+  const p = raw.planning ?? {};
+  return Object.freeze({
+    source,
+    server: Object.freeze({
+      host: raw.server?.host ?? DEFAULTS.host,
+      port: raw.server?.port ?? DEFAULTS.port,
+      bodyLimit: raw.server?.['body-limit'] ?? DEFAULTS.bodyLimit,
+    }),
+    planning: Object.freeze({
+      batchSize: p['batch-size'] ?? DEFAULTS.batchSize,
+      maxResponseBytes: p['max-response-bytes'] ?? DEFAULTS.maxResponseBytes,
+      cacheBytes: p['cache-bytes'] ?? DEFAULTS.cacheBytes,
+      ...(p['token-secret'] ? { tokenSecret: p['token-secret'] } : {}),
+    }),
+    catalogs,
+    logLevel: raw.logging?.level ?? DEFAULTS.logLevel,
+  });
+}

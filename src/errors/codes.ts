@@ -1,0 +1,45 @@
+/**
+ * The one registry of Icefront error codes. Each code fixes the HTTP status and the Iceberg
+ * `ErrorModel.type` a client sees (REST spec, components/schemas/ErrorModel; Java's
+ * ErrorHandlers dispatch on `type` for 404s, so the 404 types must be exact).
+ * Tests assert codes, never messages.
+ */
+export const ERROR_CODES = {
+  // 400
+  BAD_REQUEST: { status: 400, type: 'BadRequestException' },
+  INVALID_JSON: { status: 400, type: 'BadRequestException' },
+  INVALID_NAMESPACE: { status: 400, type: 'BadRequestException' },
+  INVALID_IDENTIFIER: { status: 400, type: 'BadRequestException' },
+  INVALID_PAGE: { status: 400, type: 'BadRequestException' },
+  INVALID_FILTER: { status: 400, type: 'ValidationException' },
+  INVALID_SCAN: { status: 400, type: 'IllegalArgumentException' },
+  // 401 / 403
+  NOT_AUTHORIZED: { status: 401, type: 'NotAuthorizedException' },
+  FORBIDDEN: { status: 403, type: 'ForbiddenException' },
+  PATH_OUTSIDE_WAREHOUSE: { status: 403, type: 'ForbiddenException' },
+  // 404
+  NOT_FOUND: { status: 404, type: 'NotFoundException' },
+  NO_SUCH_WAREHOUSE: { status: 404, type: 'NoSuchWarehouseException' },
+  NO_SUCH_NAMESPACE: { status: 404, type: 'NoSuchNamespaceException' },
+  NO_SUCH_TABLE: { status: 404, type: 'NoSuchTableException' },
+  NO_SUCH_VIEW: { status: 404, type: 'NoSuchViewException' },
+  NO_SUCH_PLAN_ID: { status: 404, type: 'NoSuchPlanIdException' },
+  NO_SUCH_PLAN_TASK: { status: 404, type: 'NoSuchPlanTaskException' },
+  FILE_NOT_FOUND: { status: 404, type: 'NotFoundException' },
+  // 405 / 406 / 413
+  METHOD_NOT_ALLOWED: { status: 405, type: 'MethodNotAllowedException' },
+  UNSUPPORTED_OPERATION: { status: 406, type: 'UnsupportedOperationException' },
+  PAYLOAD_TOO_LARGE: { status: 413, type: 'PayloadTooLargeException' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, type: 'UnsupportedMediaTypeException' },
+  // 5xx
+  INTERNAL: { status: 500, type: 'InternalServerError' },
+  INVALID_METADATA: { status: 500, type: 'InvalidTableMetadataException' },
+  STORAGE_FAILURE: { status: 500, type: 'RuntimeIOException' },
+  UPSTREAM_BAD_GATEWAY: { status: 502, type: 'BadGatewayException' },
+  UPSTREAM_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' },
+  UPSTREAM_TIMEOUT: { status: 504, type: 'GatewayTimeoutException' },
+  // not HTTP: start-up
+  CONFIG_INVALID: { status: 500, type: 'ConfigurationException' },
+} as const satisfies Record<string, { status: number; type: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;

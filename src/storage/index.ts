@@ -1,0 +1,1 @@
+export type { FileIO, FileStat } from './file-io.js';
