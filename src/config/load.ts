@@ -98,11 +98,13 @@ function errorPath(err: ErrorObject): string[] {
   const parts = err.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (err.keyword === 'additionalProperties') parts.push(String(err.params.additionalProperty));
   if (err.keyword === 'required') parts.push(String(err.params.missingProperty));
-  if (err.keyword === 'propertyNames' && err.params.propertyName) parts.push(String(err.params.propertyName));
+  if (err.propertyName !== undefined) parts.push(err.propertyName);
+  else if (err.keyword === 'propertyNames' && err.params.propertyName) parts.push(String(err.params.propertyName));
   return parts;
 }
 
 function describe(err: ErrorObject): string {
+  if (err.propertyName !== undefined) return 'is not a valid name (letters, digits, . _ ~ -; it becomes a URL path segment)';
   switch (err.keyword) {
     case 'additionalProperties':
       return 'unknown key';
@@ -112,8 +114,6 @@ function describe(err: ErrorObject): string {
       return `must be one of ${(err.params.allowedValues as unknown[]).map(String).join(', ')}`;
     case 'const':
       return `must be ${String(err.params.allowedValue)}`;
-    case 'propertyNames':
-      return 'is not a valid name (letters, digits, . _ ~ -; it becomes a URL path segment)';
     default:
       return err.message ?? 'is invalid';
   }

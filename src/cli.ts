@@ -1,0 +1,72 @@
+/**
+ * The `icefront` command.
+ *   icefront [serve] [--config FILE] [--port N] [--host H]   run the gateway
+ */
+import { parseArgs } from 'node:util';
+import { loadConfigFile } from './config/index.js';
+import { isIcefrontError } from './errors/index.js';
+import { startIcefront } from './main.js';
+
+const USAGE = `Usage:
+  icefront [serve] [--config FILE] [--port N] [--host HOST]
+      Run Icefront (default config: ./config.example.yaml).
+  icefront --help
+`;
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: 'string', short: 'c', default: 'config.example.yaml' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+    },
+    strict: true,
+  });
+  const config = loadConfigFile(values.config!);
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: not a port number: ${values.port}`);
+  }
+  const running = await startIcefront(config, { port, host: values.host });
+  const first = config.catalogs.keys().next().value ?? 'demo';
+  console.log(`Icefront is listening on ${running.url}`);
+  console.log(`Catalogs: ${[...config.catalogs.keys()].join(', ')}`);
+  console.log(`Try:  curl '${running.url}/v1/config?warehouse=${encodeURIComponent(first)}'`);
+  const stop = (signal: string) => {
+    running.logger.info({ signal }, 'shutting down');
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (command === undefined || command.startsWith('-')) return serve(argv);
+  if (command === 'serve') return serve(rest);
+  throw new UsageError(`unknown command: ${command}`);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+    process.stderr.write(`icefront: ${(err as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (isIcefrontError(err, 'CONFIG_INVALID')) {
+    process.stderr.write(`icefront: invalid configuration: ${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`icefront: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

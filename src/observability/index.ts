@@ -1,0 +1,1 @@
+export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.js';

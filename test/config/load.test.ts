@@ -1,0 +1,97 @@
+import t from 'tap';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfigFile, parseConfig } from '../../src/config/index.js';
+import { isIcefrontError } from '../../src/errors/index.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+function configError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (isIcefrontError(err, 'CONFIG_INVALID')) return err.message;
+    throw err;
+  }
+  throw new Error('expected a CONFIG_INVALID error');
+}
+
+t.test('the example config loads with the demo catalog on 127.0.0.1:8181', async (t) => {
+  const config = loadConfigFile(path.join(REPO, 'config.example.yaml'));
+  t.equal(config.server.host, '127.0.0.1');
+  t.equal(config.server.port, 8181);
+  const demo = config.catalogs.get('demo');
+  t.ok(demo, 'demo catalog present');
+  t.equal(demo!.warehouse, path.join(REPO, 'fixtures/warehouse'), 'warehouse resolved beside the config file');
+  t.same(demo!.locations.map((l) => l.prefix), ['s3://icefront-demo/warehouse']);
+  t.ok(Object.isFrozen(config) && Object.isFrozen(demo), 'config is frozen');
+});
+
+t.test('relative paths resolve against the config file, not the working directory', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-cfg-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'c.yaml');
+  fs.writeFileSync(file, 'catalogs:\n  a:\n    type: filesystem\n    warehouse: ./wh\n    locations:\n      "s3://b/x": ../elsewhere\n');
+  const c = loadConfigFile(file).catalogs.get('a')!;
+  t.equal(c.warehouse, path.join(dir, 'wh'));
+  t.equal(c.locations[0]!.dir, path.join(path.dirname(dir), 'elsewhere'));
+});
+
+t.test('an unknown key is reported with its name and line', async (t) => {
+  const msg = configError(() => parseConfig('server:\n  host: x\n  prot: 1\ncatalogs:\n  a: {type: filesystem, warehouse: w}\n', 'c.yaml'));
+  t.match(msg, /^c\.yaml:3: server\.prot: unknown key/);
+});
+
+t.test('a wrong type is reported with its key path and line', async (t) => {
+  const msg = configError(() => parseConfig('catalogs:\n  a:\n    type: filesystem\n    warehouse: w\nserver:\n  port: eighty\n', 'c.yaml'));
+  t.match(msg, /^c\.yaml:6: server\.port: /);
+});
+
+t.test('a missing required key names the key and the line of its parent', async (t) => {
+  const msg = configError(() => parseConfig('catalogs:\n  a:\n    type: filesystem\n', 'c.yaml'));
+  t.match(msg, /^c\.yaml:3: catalogs\.a\.warehouse: is required/);
+});
+
+t.test('an unsupported catalog type is rejected', async (t) => {
+  const msg = configError(() => parseConfig('catalogs:\n  a:\n    type: hive\n    warehouse: w\n', 'c.yaml'));
+  t.match(msg, /catalogs\.a\.type: must be one of/);
+});
+
+t.test('a catalog name that is not a URL-safe path segment is rejected', async (t) => {
+  const msg = configError(() => parseConfig('catalogs:\n  "a/b":\n    type: filesystem\n    warehouse: w\n', 'c.yaml'));
+  t.match(msg, /catalogs\.a\/b: is not a valid name/);
+});
+
+t.test('malformed YAML is reported with a line', async (t) => {
+  const msg = configError(() => parseConfig('catalogs:\n  a: [\n', 'c.yaml'));
+  t.match(msg, /^c\.yaml:\d+: /);
+});
+
+t.test('${ENV} is substituted; a whole-value unset variable makes an optional key absent', async (t) => {
+  const text = 'server:\n  port: ${PORT}\nplanning:\n  token-secret: ${SECRET}\ncatalogs:\n  a: {type: filesystem, warehouse: "${WH}/x"}\n';
+  const c = parseConfig(text, '/etc/c.yaml', { PORT: '9000', WH: '/data' });
+  t.equal(c.server.port, 9000);
+  t.equal(c.catalogs.get('a')!.warehouse, '/data/x');
+  t.equal(c.planning.tokenSecret, undefined, 'unset optional secret is absent');
+  const withSecret = parseConfig(text, '/etc/c.yaml', { PORT: '1', WH: '/d', SECRET: 'a-long-enough-secret' });
+  t.equal(withSecret.planning.tokenSecret, 'a-long-enough-secret');
+});
+
+t.test('an unset variable inside a longer string is an error naming the variable', async (t) => {
+  const msg = configError(() => parseConfig('catalogs:\n  a:\n    type: filesystem\n    warehouse: "${NOPE}/x"\n', 'c.yaml', {}));
+  t.match(msg, /^c\.yaml:4: catalogs\.a\.warehouse: environment variable NOPE is not set/);
+});
+
+t.test('a missing config file is a clear error', async (t) => {
+  const msg = configError(() => loadConfigFile('/nonexistent/icefront.yaml'));
+  t.match(msg, /cannot read config file/);
+});
+
+t.test('planning defaults apply when the section is absent', async (t) => {
+  const c = parseConfig('catalogs:\n  a: {type: filesystem, warehouse: w, planning: off}\n', '/c.yaml');
+  t.equal(c.planning.batchSize, 100);
+  t.equal(c.planning.maxResponseBytes, 1048576);
+  t.equal(c.planning.cacheBytes, 268435456);
+  t.equal(c.catalogs.get('a')!.planning, 'off');
+});
