@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   INVALID_PAGE: { status: 400, type: 'BadRequestException' },
   INVALID_FILTER: { status: 400, type: 'ValidationException' },
   INVALID_SCAN: { status: 400, type: 'IllegalArgumentException' },
+  INVALID_VALUE: { status: 400, type: 'BadRequestException' },
   // 401 / 403
   NOT_AUTHORIZED: { status: 401, type: 'NotAuthorizedException' },
   FORBIDDEN: { status: 403, type: 'ForbiddenException' },
