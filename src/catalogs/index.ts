@@ -1,1 +1,2 @@
 export type { Catalog, Namespace, TableIdentifier, LoadedTable } from './catalog.js';
+export { createFilesystemCatalog } from './filesystem/index.js';

@@ -1,1 +1,3 @@
-export type { FileIO, FileStat } from './file-io.js';
+export type { FileIO, FileStat, DirEntry, WarehouseFileIO } from './file-io.js';
+export { createLocalFileIO, type LocalFileIOOptions } from './local-file-io.js';
+export { normalizeLocation, stripPrefix, type NormalLocation } from './location.js';

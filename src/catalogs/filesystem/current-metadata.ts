@@ -1,0 +1,67 @@
+import { fail } from '../../errors/index.js';
+import type { TableMetadata } from '../../iceberg/index.js';
+
+/** Hadoop tables: `v<N>.metadata.json` (and gzip `v<N>.gz.metadata.json`; BigQuery's N is an epoch). */
+const HADOOP_NAME = /^v(\d+)(?:\.gz)?\.metadata\.json$/;
+/** Catalog-written tables: `<N>-<uuid or tag>.metadata.json` (Java pads N to 5 digits; iceberg-rust does not). */
+const SEQUENCED_NAME = /^(\d+)-.+\.metadata\.json$/;
+/** A bare UUID is not a version number even when its first group is all digits. */
+const BARE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\.gz)?\.metadata\.json$/i;
+
+export const VERSION_HINT_FILES = ['version-hint.text', 'version-hint.txt'] as const;
+
+/** The version number a metadata file name carries, or undefined (`vfinal`, `v3.1`, bare UUIDs). */
+export function metadataVersion(file: string): bigint | undefined {
+  const hadoop = HADOOP_NAME.exec(file);
+  if (hadoop) return BigInt(hadoop[1]!);
+  if (BARE_UUID.test(file)) return undefined;
+  const sequenced = SEQUENCED_NAME.exec(file);
+  return sequenced ? BigInt(sequenced[1]!) : undefined;
+}
+
+/**
+ * The metadata files a version hint names. Iceberg's HadoopTableOperations writes the version
+ * number (`N`); some writers write `vN` or the file's stem (`00001-<uuid>`). An empty hint, or one
+ * naming no existing file, names nothing (the caller falls back to version numbers).
+ */
+export function filesNamedByHint(hint: string, files: readonly string[]): string[] {
+  const text = hint.trim();
+  if (text === '') return [];
+  const numeric = /^v?(\d+)$/.exec(text);
+  if (numeric) {
+    const version = BigInt(numeric[1]!);
+    return files.filter((f) => metadataVersion(f) === version);
+  }
+  return files.filter((f) => f === text || f === `${text}.metadata.json` || f === `${text}.gz.metadata.json`);
+}
+
+/** The files with the highest version number; all files when none carries a number. */
+export function highestVersionFiles(files: readonly string[]): string[] {
+  let best: bigint | undefined;
+  for (const f of files) {
+    const v = metadataVersion(f);
+    if (v !== undefined && (best === undefined || v > best)) best = v;
+  }
+  return best === undefined ? [...files] : files.filter((f) => metadataVersion(f) === best);
+}
+
+/**
+ * The current metadata: the hinted version when the hint names an existing file, else the
+ * highest version number; ties (several files for one version, or no numbered files) go to the
+ * newest `last-updated-ms`, then to the greatest file name so the choice is deterministic.
+ */
+export async function chooseCurrentMetadata(
+  files: readonly string[],
+  hint: string | undefined,
+  load: (file: string) => Promise<TableMetadata>,
+): Promise<{ file: string; metadata: TableMetadata }> {
+  const hinted = hint === undefined ? [] : filesNamedByHint(hint, files);
+  const candidates = hinted.length > 0 ? hinted : highestVersionFiles(files);
+  let best: { file: string; metadata: TableMetadata } | undefined;
+  for (const file of [...candidates].sort()) {
+    const metadata = await load(file);
+    if (!best || metadata.lastUpdatedMs >= best.metadata.lastUpdatedMs) best = { file, metadata };
+  }
+  if (!best) throw fail('INTERNAL', 'chooseCurrentMetadata needs at least one file');
+  return best;
+}

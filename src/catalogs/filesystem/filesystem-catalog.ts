@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fail, isIcefrontError } from '../../errors/index.js';
+import type { FilesystemCatalogConfig } from '../../config/index.js';
+import type { TableMetadata } from '../../iceberg/index.js';
+import { createLocalFileIO, type WarehouseFileIO } from '../../storage/index.js';
+import type { Catalog, LoadedTable, Namespace, TableIdentifier } from '../catalog.js';
+import { chooseCurrentMetadata, VERSION_HINT_FILES } from './current-metadata.js';
+import { MetadataReader } from './metadata-reader.js';
+import { checkIdentifier, checkNamespace, displayName, isHidden } from './names.js';
+import { WarehouseLayout, type TableFiles } from './warehouse-layout.js';
+
+export interface FilesystemCatalogOptions {
+  /** Bound of the parsed-metadata cache, in bytes of metadata files (default 64 MiB). */
+  readonly metadataCacheBytes?: number;
+}
+
+/**
+ * The embedded catalog over a directory of Iceberg tables (Hadoop-catalog layout). `io` reads the
+ * warehouse; by default a local FileIO confined to the warehouse and the configured remap dirs.
+ */
+export function createFilesystemCatalog(
+  config: FilesystemCatalogConfig,
+  io?: WarehouseFileIO,
+  options: FilesystemCatalogOptions = {},
+): Catalog {
+  const warehouseIO = io ?? createLocalFileIO({ roots: [config.warehouse], remaps: config.locations });
+  return new FilesystemCatalog(config, warehouseIO, options);
+}
+
+class FilesystemCatalog implements Catalog {
+  readonly name: string;
+  readonly type = 'filesystem' as const;
+  readonly planning: boolean;
+  private readonly layout: WarehouseLayout;
+  private readonly reader: MetadataReader;
+
+  constructor(
+    config: FilesystemCatalogConfig,
+    private readonly io: WarehouseFileIO,
+    options: FilesystemCatalogOptions,
+  ) {
+    this.name = config.name;
+    this.planning = config.planning === 'on';
+    this.layout = new WarehouseLayout(io, path.resolve(config.warehouse));
+    this.reader = new MetadataReader(io, options.metadataCacheBytes);
+  }
+
+  async listNamespaces(parent: Namespace): Promise<Namespace[]> {
+    checkNamespace(parent, true);
+    const view = await this.layout.openNamespace(parent);
+    const { namespaces } = await this.layout.children(view);
+    return namespaces.map((name) => [...parent, name]);
+  }
+
+  async loadNamespace(namespace: Namespace): Promise<Record<string, string>> {
+    checkNamespace(namespace, false);
+    await this.layout.openNamespace(namespace);
+    return {};
+  }
+
+  async listTables(namespace: Namespace): Promise<TableIdentifier[]> {
+    checkNamespace(namespace, false);
+    const view = await this.layout.openNamespace(namespace);
+    const { tables } = await this.layout.children(view);
+    return tables.map((name) => ({ namespace: [...namespace], name }));
+  }
+
+  async loadTable(identifier: TableIdentifier): Promise<LoadedTable> {
+    checkIdentifier(identifier);
+    const { namespace, name } = identifier;
+    const view = await this.layout.openNamespace(namespace);
+    const files = isHidden(name) ? undefined : await this.layout.openTable(view, name);
+    if (!files) throw fail('NO_SUCH_TABLE', `Table does not exist: ${displayName(namespace, name)}`);
+    const label = (file: string) => `Table ${displayName(namespace, name)}: metadata/${file}`;
+    const hint = await this.readHint(files);
+    const { file, metadata } = await chooseCurrentMetadata(files.metadataFiles, hint, (f) =>
+      this.reader.read(path.join(files.dir, f), label(f)),
+    );
+    const tableDir = path.dirname(files.dir);
+    return {
+      identifier: { namespace: [...namespace], name },
+      metadataLocation: metadataLocation(metadata, path.join(files.dir, file), file),
+      metadata,
+      config: {},
+      io: this.io.forTable(metadata.location, tableDir),
+    };
+  }
+
+  /** The content of `version-hint.text` (or `.txt`); undefined when absent or unreadable. */
+  private async readHint(files: TableFiles): Promise<string | undefined> {
+    for (const hintFile of VERSION_HINT_FILES) {
+      if (!files.metadataEntries.some((e) => e.kind === 'file' && e.name === hintFile)) continue;
+      try {
+        return (await this.io.readFile(path.join(files.dir, hintFile))).toString('utf8');
+      } catch (err) {
+        if (isIcefrontError(err, 'FILE_NOT_FOUND')) continue;
+        throw err;
+      }
+    }
+    return undefined;
+  }
+}
+
+/**
+ * What clients see as the metadata file: `<location>/metadata/<file>` (engines expect the file under
+ * the table location; the table's FileIO maps it back here), or a file:// URL when no location is recorded.
+ */
+function metadataLocation(metadata: TableMetadata, localFile: string, file: string): string {
+  const location = metadata.location.replace(/\/+$/, '');
+  return location === '' ? pathToFileURL(localFile).href : `${location}/metadata/${file}`;
+}

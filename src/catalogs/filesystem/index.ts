@@ -1,0 +1,1 @@
+export { createFilesystemCatalog, type FilesystemCatalogOptions } from './filesystem-catalog.js';

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { fail, isIcefrontError } from '../../errors/index.js';
+import type { DirEntry, FileIO } from '../../storage/index.js';
+import type { Namespace } from '../catalog.js';
+import { displayName, isHidden } from './names.js';
+
+/** A directory of the warehouse and its (already fetched) entries. */
+export interface DirView {
+  readonly dir: string;
+  readonly entries: readonly DirEntry[];
+}
+
+/** The metadata directory of a table: its entries and the `*.metadata.json` file names. */
+export interface TableFiles {
+  /** The `metadata/` directory. */
+  readonly dir: string;
+  readonly metadataEntries: readonly DirEntry[];
+  readonly metadataFiles: readonly string[];
+}
+
+const METADATA_SUFFIX = '.metadata.json';
+const CLASSIFY_CONCURRENCY = 8;
+
+/**
+ * Hadoop-catalog layout: a directory holding `metadata/` with at least one `*.metadata.json` is a
+ * table; every other (non-hidden) directory is a namespace level. Table directories are never
+ * descended into as namespaces. Lookups walk the tree by listing, so a name matches only an
+ * entry that listing would show (exact name, not hidden, symlinks confined to the warehouse).
+ */
+export class WarehouseLayout {
+  constructor(
+    private readonly io: FileIO,
+    private readonly root: string,
+  ) {}
+
+  /** The namespace directory; NO_SUCH_NAMESPACE when a level is missing or is a table. */
+  async openNamespace(namespace: Namespace): Promise<DirView> {
+    const rootEntries = await this.listOrUndefined(this.root);
+    if (!rootEntries) throw fail('NO_SUCH_WAREHOUSE', 'The warehouse directory does not exist');
+    let view: DirView = { dir: this.root, entries: rootEntries };
+    for (let i = 0; i < namespace.length; i++) {
+      const level = namespace[i]!;
+      const missing = () => fail('NO_SUCH_NAMESPACE', `Namespace does not exist: ${displayName(namespace.slice(0, i + 1))}`);
+      if (!hasDirectory(view, level)) throw missing();
+      const dir = path.join(view.dir, level);
+      const entries = await this.listOrUndefined(dir);
+      if (!entries) throw missing();
+      view = { dir, entries };
+      if (await this.tableFiles(dir, entries)) throw missing();
+    }
+    return view;
+  }
+
+  /** The table directory `name` inside a namespace view, or undefined when there is none. */
+  async openTable(namespace: DirView, name: string): Promise<TableFiles | undefined> {
+    if (!hasDirectory(namespace, name)) return undefined;
+    return this.tableFiles(path.join(namespace.dir, name));
+  }
+
+  /** Child namespaces and tables of a namespace view, each sorted by name. */
+  async children(view: DirView): Promise<{ namespaces: string[]; tables: string[] }> {
+    const limit = pLimit(CLASSIFY_CONCURRENCY);
+    const dirs = view.entries.filter((e) => e.kind === 'directory' && !isHidden(e.name)).map((e) => e.name);
+    const kinds = await Promise.all(
+      dirs.map((name) => limit(async () => ((await this.tableFiles(path.join(view.dir, name))) ? 'table' : 'namespace'))),
+    );
+    return {
+      namespaces: dirs.filter((_, i) => kinds[i] === 'namespace'),
+      tables: dirs.filter((_, i) => kinds[i] === 'table'),
+    };
+  }
+
+  /** The metadata files when `tableDir` is a table, else undefined (`entries`: its listing, when known). */
+  private async tableFiles(tableDir: string, entries?: readonly DirEntry[]): Promise<TableFiles | undefined> {
+    if (entries && !hasDirectory({ dir: tableDir, entries }, 'metadata')) return undefined;
+    const dir = path.join(tableDir, 'metadata');
+    const metadataEntries = await this.listOrUndefined(dir);
+    if (!metadataEntries) return undefined;
+    const metadataFiles = metadataEntries
+      .filter((e) => e.kind === 'file' && e.name.endsWith(METADATA_SUFFIX) && !isHidden(e.name))
+      .map((e) => e.name);
+    return metadataFiles.length > 0 ? { dir, metadataEntries, metadataFiles } : undefined;
+  }
+
+  /** A directory's entries; undefined when it is missing, not a directory or outside the warehouse. */
+  private async listOrUndefined(dir: string): Promise<DirEntry[] | undefined> {
+    try {
+      return await this.io.list(dir);
+    } catch (err) {
+      if (isIcefrontError(err, 'FILE_NOT_FOUND') || isIcefrontError(err, 'PATH_OUTSIDE_WAREHOUSE')) return undefined;
+      throw err;
+    }
+  }
+}
+
+function hasDirectory(view: DirView, name: string): boolean {
+  return !isHidden(name) && view.entries.some((e) => e.kind === 'directory' && e.name === name);
+}

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fail, isIcefrontError } from '../errors/index.js';
+import type { LocationRemap } from '../config/index.js';
+import type { DirEntry, FileIO, FileStat, WarehouseFileIO } from './file-io.js';
+import { LocationResolver } from './location-resolver.js';
+import { isMissing, notFound, storageFailure, WarehouseRoots } from './warehouse-roots.js';
+
+export interface LocalFileIOOptions {
+  /** Directories reads may touch. The `dir` of every remap is allowed as well. */
+  readonly roots: readonly string[];
+  /** Configured prefix remaps (`locations` in the config); longest prefix wins. */
+  readonly remaps?: readonly LocationRemap[];
+}
+
+/** A FileIO over the local filesystem for `file://`, `file:/`, plain and remapped locations. */
+export function createLocalFileIO(options: LocalFileIOOptions): WarehouseFileIO {
+  const remaps = options.remaps ?? [];
+  const roots = new WarehouseRoots([...options.roots, ...remaps.map((r) => r.dir)]);
+  return new LocalFileIO(roots, remaps, new LocationResolver(remaps));
+}
+
+class LocalFileIO implements WarehouseFileIO {
+  constructor(
+    private readonly roots: WarehouseRoots,
+    private readonly remaps: readonly LocationRemap[],
+    private readonly resolver: LocationResolver,
+  ) {}
+
+  forTable(tableLocation: string, tableDir: string): FileIO {
+    const resolver = new LocationResolver(this.remaps, { location: tableLocation, dir: tableDir });
+    return new LocalFileIO(this.roots, this.remaps, resolver);
+  }
+
+  async readFile(location: string): Promise<Buffer> {
+    const real = await this.locate(location);
+    try {
+      return await fs.promises.readFile(real);
+    } catch (err) {
+      throw ioError(location, err);
+    }
+  }
+
+  async readRange(location: string, offset: number, length: number): Promise<Buffer> {
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0)
+      throw fail('STORAGE_FAILURE', `Invalid range ${offset}+${length} for ${location}`);
+    const real = await this.locate(location);
+    let handle: fs.promises.FileHandle | undefined;
+    try {
+      handle = await fs.promises.open(real, 'r');
+      const buf = Buffer.alloc(length);
+      let filled = 0;
+      while (filled < length) {
+        const { bytesRead } = await handle.read(buf, filled, length - filled, offset + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return filled === length ? buf : buf.subarray(0, filled);
+    } catch (err) {
+      throw ioError(location, err);
+    } finally {
+      await handle?.close().catch(() => undefined);
+    }
+  }
+
+  async stat(location: string): Promise<FileStat> {
+    const real = await this.locate(location);
+    try {
+      const s = await fs.promises.stat(real);
+      return { size: s.size, mtimeMs: s.mtimeMs };
+    } catch (err) {
+      throw ioError(location, err);
+    }
+  }
+
+  async exists(location: string): Promise<boolean> {
+    try {
+      const real = await this.locate(location);
+      return (await fs.promises.stat(real)).isFile();
+    } catch (err) {
+      if (isIcefrontError(err, 'FILE_NOT_FOUND') || isMissing(err)) return false;
+      throw isIcefrontError(err) ? err : ioError(location, err);
+    }
+  }
+
+  async list(location: string): Promise<DirEntry[]> {
+    const real = await this.locate(location);
+    let dirents: fs.Dirent[];
+    try {
+      dirents = await fs.promises.readdir(real, { withFileTypes: true });
+    } catch (err) {
+      throw ioError(location, err);
+    }
+    const entries: DirEntry[] = [];
+    for (const d of dirents) {
+      const kind = d.isSymbolicLink() ? await this.symlinkKind(path.join(real, d.name)) : direntKind(d);
+      if (kind) entries.push({ name: d.name, kind });
+    }
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** A symlink is listed only when its target exists inside the roots. */
+  private async symlinkKind(link: string): Promise<DirEntry['kind'] | undefined> {
+    try {
+      const target = await fs.promises.realpath(link);
+      if (!(await this.roots.reallyInside(target))) return undefined;
+      const s = await fs.promises.stat(target);
+      return s.isDirectory() ? 'directory' : s.isFile() ? 'file' : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The real path of the first candidate that exists; FILE_NOT_FOUND when none does. */
+  private async locate(location: string): Promise<string> {
+    for (const candidate of this.resolver.candidates(location)) {
+      const confined = await this.roots.confine(candidate, location);
+      if (confined.found) return confined.real;
+    }
+    throw notFound(location);
+  }
+}
+
+function direntKind(d: fs.Dirent): DirEntry['kind'] | undefined {
+  return d.isDirectory() ? 'directory' : d.isFile() ? 'file' : undefined;
+}
+
+function ioError(location: string, err: unknown) {
+  return isMissing(err) ? notFound(location, err) : storageFailure(location, err);
+}

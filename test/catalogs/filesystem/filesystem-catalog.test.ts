@@ -1,0 +1,224 @@
+import t from 'tap';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createFilesystemCatalog } from '../../../src/catalogs/index.js';
+import { isIcefrontError, type ErrorCode } from '../../../src/errors/index.js';
+import { catalogConfig, gzip, metadataJson, tempWarehouse, writeFiles } from './warehouse-builder.js';
+
+async function errorCode(p: Promise<unknown>): Promise<ErrorCode | string> {
+  try {
+    await p;
+  } catch (err) {
+    return isIcefrontError(err) ? err.code : `non-Icefront error: ${String(err)}`;
+  }
+  return 'no error';
+}
+
+/** The `tag` property of the loaded table: which metadata file was chosen. */
+async function loadedTag(warehouse: string, name: string): Promise<string | undefined> {
+  const table = await createFilesystemCatalog(catalogConfig(warehouse)).loadTable({ namespace: ['db'], name });
+  return table.metadata.properties['tag'];
+}
+
+const meta = (tag: string, lastUpdatedMs = 1000, location = 's3://b/db/t') => metadataJson({ location, tag, lastUpdatedMs });
+
+t.test('namespaces and tables are discovered from directories, nested, with dots, spaces and dashes', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(warehouse, {
+    'db/orders/metadata/v1.metadata.json': meta('a'),
+    'db/orders/data/part-0.parquet': 'x',
+    'db/my.table v2-final/metadata/00000-abc.metadata.json': meta('b'),
+    'db/sub.ns/deeper ns/t1/metadata/v1.metadata.json': meta('c'),
+    'db/sub.ns/deeper ns/t1/data/nested/f.parquet': 'x',
+    'empty-ns/.keep': '',
+    '.hidden/t/metadata/v1.metadata.json': meta('d'),
+    'db/.trash/metadata/v1.metadata.json': meta('e'),
+    'db/not-a-table/metadata/readme.txt': 'no metadata json here',
+    'top-level-file.txt': 'ignored',
+  });
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  t.equal(catalog.type, 'filesystem');
+  t.equal(catalog.name, 'test');
+  t.equal(catalog.planning, true);
+  t.same(await catalog.listNamespaces([]), [['db'], ['empty-ns']], 'hidden dirs and files ignored');
+  t.same(await catalog.listNamespaces(['db']), [['db', 'not-a-table'], ['db', 'sub.ns']], 'table dirs are not namespaces');
+  t.same(await catalog.listNamespaces(['db', 'sub.ns']), [['db', 'sub.ns', 'deeper ns']]);
+  t.same(await catalog.listNamespaces(['db', 'sub.ns', 'deeper ns']), [], 'a table directory is not descended into');
+  t.same(await catalog.listTables(['db']), [
+    { namespace: ['db'], name: 'my.table v2-final' },
+    { namespace: ['db'], name: 'orders' },
+  ]);
+  t.same(await catalog.listTables(['db', 'sub.ns', 'deeper ns']), [{ namespace: ['db', 'sub.ns', 'deeper ns'], name: 't1' }]);
+  t.same(await catalog.listTables(['empty-ns']), []);
+  t.same(await catalog.loadNamespace(['db', 'sub.ns']), {});
+  t.equal((await catalog.loadTable({ namespace: ['db', 'sub.ns', 'deeper ns'], name: 't1' })).metadata.properties['tag'], 'c');
+  t.equal((await catalog.loadTable({ namespace: ['db'], name: 'my.table v2-final' })).metadata.properties['tag'], 'b');
+});
+
+t.test('missing namespaces and tables answer NO_SUCH_NAMESPACE and NO_SUCH_TABLE', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('a'), 'db/ns2/.keep': '' });
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  t.equal(await errorCode(catalog.listNamespaces(['nope'])), 'NO_SUCH_NAMESPACE');
+  t.equal(await errorCode(catalog.loadNamespace(['nope'])), 'NO_SUCH_NAMESPACE');
+  t.equal(await errorCode(catalog.listTables(['db', 'nope'])), 'NO_SUCH_NAMESPACE');
+  t.equal(await errorCode(catalog.loadNamespace(['db', 't'])), 'NO_SUCH_NAMESPACE', 'a table is not a namespace');
+  t.equal(await errorCode(catalog.listTables(['db', 't'])), 'NO_SUCH_NAMESPACE');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['db', 't'], name: 'metadata' })), 'NO_SUCH_NAMESPACE', 'no walking into a table');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['nope'], name: 't' })), 'NO_SUCH_NAMESPACE');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: 'missing' })), 'NO_SUCH_TABLE');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: 'ns2' })), 'NO_SUCH_TABLE', 'a namespace is not a table');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: 'T' })), 'NO_SUCH_TABLE', 'names match exactly');
+  const gone = createFilesystemCatalog(catalogConfig(path.join(warehouse, 'does-not-exist')));
+  t.equal(await errorCode(gone.listNamespaces([])), 'NO_SUCH_WAREHOUSE');
+});
+
+t.test('names that could escape the warehouse are rejected or simply not found', async (t) => {
+  const { warehouse, outside } = tempWarehouse(t);
+  writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('a') });
+  writeFiles(outside, { 'ext/metadata/v1.metadata.json': meta('outside') });
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  for (const level of ['..', '.', '', 'a/b', '../outside', 'x\0y']) {
+    t.equal(await errorCode(catalog.listTables([level])), 'INVALID_NAMESPACE', `namespace ${JSON.stringify(level)}`);
+    t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: level })), 'INVALID_IDENTIFIER', `table ${JSON.stringify(level)}`);
+  }
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['..'], name: 'ext' })), 'INVALID_NAMESPACE');
+  t.equal(await errorCode(catalog.loadNamespace([])), 'INVALID_NAMESPACE', 'an empty namespace has no properties');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: '.hidden' })), 'NO_SUCH_TABLE');
+});
+
+t.test('symlinks pointing out of the warehouse are neither listed nor loaded', async (t) => {
+  const { warehouse, outside } = tempWarehouse(t);
+  writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('a') });
+  writeFiles(outside, { 'ext/metadata/v1.metadata.json': meta('outside'), 'ns/t2/metadata/v1.metadata.json': meta('outside') });
+  fs.symlinkSync(path.join(outside, 'ext'), path.join(warehouse, 'db', 'linked-table'));
+  fs.symlinkSync(path.join(outside, 'ns'), path.join(warehouse, 'linked-ns'));
+  fs.symlinkSync(path.join(warehouse, 'db', 't'), path.join(warehouse, 'db', 'alias'));
+  fs.mkdirSync(path.join(warehouse, 'db2', 'meta-out'), { recursive: true });
+  fs.symlinkSync(path.join(outside, 'ext', 'metadata'), path.join(warehouse, 'db2', 'meta-out', 'metadata'));
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  t.same(await catalog.listNamespaces([]), [['db'], ['db2']]);
+  t.same((await catalog.listTables(['db'])).map((x) => x.name), ['alias', 't'], 'a link inside the warehouse is followed');
+  t.same(await catalog.listTables(['db2']), [], 'a metadata dir linked from outside does not make a table');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: 'linked-table' })), 'NO_SUCH_TABLE');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['linked-ns'], name: 't2' })), 'NO_SUCH_NAMESPACE');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['db2'], name: 'meta-out' })), 'NO_SUCH_TABLE');
+});
+
+t.test('version-hint.text picks the current metadata when it names an existing version', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  const three = (hint: string, hintFile = 'version-hint.text') => ({
+    'metadata/v1.metadata.json': meta('v1', 3000),
+    'metadata/v2.metadata.json': meta('v2', 2000),
+    'metadata/v3.metadata.json': meta('v3', 1000),
+    [`metadata/${hintFile}`]: hint,
+  });
+  const tables: Record<string, Record<string, string>> = {
+    plain: three('2'),
+    newline: three('2\n'),
+    spaces: three('  v2 \n'),
+    txt: three('2', 'version-hint.txt'),
+    empty: three(''),
+    dangling: three('7'),
+    stem: { ...three('00005-x'), 'metadata/00005-x.metadata.json': meta('stem', 0) },
+  };
+  for (const [name, files] of Object.entries(tables)) writeFiles(path.join(warehouse, 'db', name), files);
+  t.equal(await loadedTag(warehouse, 'plain'), 'v2');
+  t.equal(await loadedTag(warehouse, 'newline'), 'v2');
+  t.equal(await loadedTag(warehouse, 'spaces'), 'v2');
+  t.equal(await loadedTag(warehouse, 'txt'), 'v2', 'Impala writes version-hint.txt');
+  t.equal(await loadedTag(warehouse, 'empty'), 'v3', 'an empty hint falls back to the highest version');
+  t.equal(await loadedTag(warehouse, 'dangling'), 'v3', 'a dangling hint falls back to the highest version');
+  t.equal(await loadedTag(warehouse, 'stem'), 'stem', 'a hint may name a file stem');
+});
+
+t.test('without a hint the highest version number wins; ties go to last-updated-ms', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(path.join(warehouse, 'db'), {
+    'numbers/metadata/v9.metadata.json': meta('v9', 9000),
+    'numbers/metadata/v10.metadata.json': meta('v10', 1000),
+    'sequenced/metadata/00009-aaa.metadata.json': meta('9', 9000),
+    'sequenced/metadata/00010-bbb.metadata.json': meta('10', 1000),
+    'sequenced/metadata/vfinal.metadata.json': meta('final', 99999),
+    'tie/metadata/v3.metadata.json': meta('plain', 5000),
+    'tie/metadata/v3.gz.metadata.json': gzip(meta('gz', 6000)) as unknown as string,
+    'bigquery/metadata/v0.metadata.json': meta('v0', 1),
+    'bigquery/metadata/v1749025517.metadata.json': meta('epoch', 2),
+    'gzip/metadata/v1.metadata.json': meta('v1', 1),
+    'gzip/metadata/v2.gz.metadata.json': gzip(meta('gzipped', 2)) as unknown as string,
+    'unnumbered/metadata/first.metadata.json': meta('first', 10),
+    'unnumbered/metadata/second.metadata.json': meta('second', 20),
+  });
+  t.equal(await loadedTag(warehouse, 'numbers'), 'v10', 'v10 beats v9 although v9 is newer');
+  t.equal(await loadedTag(warehouse, 'sequenced'), '10', 'unnumbered files rank below numbered ones');
+  t.equal(await loadedTag(warehouse, 'tie'), 'gz', 'same version: newest last-updated-ms');
+  t.equal(await loadedTag(warehouse, 'bigquery'), 'epoch');
+  t.equal(await loadedTag(warehouse, 'gzip'), 'gzipped', 'gzip metadata is gunzipped');
+  t.equal(await loadedTag(warehouse, 'unnumbered'), 'second');
+});
+
+t.test('a loaded table reports its metadata under its recorded location and reads through its own FileIO', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(path.join(warehouse, 'db', 't'), {
+    'metadata/v1.metadata.json': metadataJson({ location: 's3a://bucket/wh/db/t/', withSnapshot: true }),
+    'metadata/snap-1.avro': 'manifest list bytes',
+  });
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  const table = await catalog.loadTable({ namespace: ['db'], name: 't' });
+  t.same(table.identifier, { namespace: ['db'], name: 't' });
+  t.equal(table.metadataLocation, 's3a://bucket/wh/db/t/metadata/v1.metadata.json');
+  t.same(table.config, {});
+  t.equal(await table.io.exists(table.metadataLocation), true, 'the reported location resolves back');
+  t.equal((await table.io.readFile('s3://bucket/wh/db/t/metadata/snap-1.avro')).toString(), 'manifest list bytes');
+  t.equal(await errorCode(table.io.readFile('s3://bucket/wh/db/other/metadata/snap-1.avro')), 'PATH_OUTSIDE_WAREHOUSE');
+});
+
+t.test('a table recorded with an empty location reports a file:// metadata location', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(path.join(warehouse, 'db', 't'), { 'metadata/v1.metadata.json': metadataJson({ location: '' }) });
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  let table;
+  try {
+    table = await catalog.loadTable({ namespace: ['db'], name: 't' });
+  } catch (err) {
+    t.ok(isIcefrontError(err, 'INVALID_METADATA'), 'or the parser refuses an empty location');
+    return;
+  }
+  t.ok(table.metadataLocation.startsWith('file://'));
+  t.equal(fileURLToPath(table.metadataLocation), path.join(warehouse, 'db/t/metadata/v1.metadata.json'));
+});
+
+t.test('broken metadata is INVALID_METADATA naming the file', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(path.join(warehouse, 'db'), {
+    'json/metadata/v1.metadata.json': '{ "format-version": 2, ',
+    'fields/metadata/v1.metadata.json': '{"format-version": 2}',
+    'gz/metadata/v1.gz.metadata.json': Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01]) as unknown as string,
+    'utf/metadata/v1.metadata.json': Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) as unknown as string,
+  });
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  for (const name of ['json', 'fields', 'gz', 'utf']) {
+    try {
+      await catalog.loadTable({ namespace: ['db'], name });
+      t.fail(`${name}: expected INVALID_METADATA`);
+    } catch (err) {
+      t.ok(isIcefrontError(err, 'INVALID_METADATA'), `${name}: INVALID_METADATA`);
+      t.match((err as Error).message, /metadata\/v1\.(gz\.)?metadata\.json/, `${name}: names the file`);
+      t.notOk((err as Error).message.includes(warehouse), `${name}: no local path in the message`);
+    }
+  }
+});
+
+t.test('a rewritten metadata file is re-read, not served from the cache', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  const file = path.join(warehouse, 'db/t/metadata/v1.metadata.json');
+  writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('before') });
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  const first = await catalog.loadTable({ namespace: ['db'], name: 't' });
+  t.equal(first.metadata.properties['tag'], 'before');
+  t.equal((await catalog.loadTable({ namespace: ['db'], name: 't' })).metadata, first.metadata, 'unchanged file: cached');
+  fs.writeFileSync(file, meta('after, longer'));
+  fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+  t.equal((await catalog.loadTable({ namespace: ['db'], name: 't' })).metadata.properties['tag'], 'after, longer');
+});

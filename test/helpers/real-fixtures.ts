@@ -1,0 +1,57 @@
+/**
+ * The 171 real Iceberg tables in ../shared/fixtures/real (see its INDEX.md) as a filesystem
+ * catalog. Most tables resolve through their own recorded `location`; the remaps below cover the
+ * files that live outside it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FilesystemCatalogConfig, LocationRemap } from '../../src/config/index.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+export const REAL_FIXTURES_DIR = path.resolve(REPO, '../shared/fixtures/real');
+
+export function realFixturesAvailable(): boolean {
+  return fs.existsSync(path.join(REAL_FIXTURES_DIR, 'INDEX.json'));
+}
+
+/** Message for `t.skip` / `{ skip }` when the shared fixtures are absent. */
+export const REAL_FIXTURES_SKIP = `real fixtures not found at ${REAL_FIXTURES_DIR} (../shared is absent)`;
+
+/** Remaps for files recorded outside their table's `location` (prefix → folder under fixtures/real). */
+const REMAPS: ReadonlyArray<readonly [prefix: string, dir: string]> = [
+  // Impala iceberg_multiple_storage_locations: data in sibling folders *_data, *_data01, *_data02.
+  ['/test-warehouse/iceberg_test/hadoop_catalog/ice', 'impala/hadoop_catalog/ice'],
+  // DuckDB fixtures record repo-relative paths: big_query_error (gs:// location, relative manifests),
+  // large_partitioned_table (location typo `data/persisten/`), column_mapping (example/mock_data.parquet).
+  ['data/persistent', 'duckdb-iceberg'],
+  // iceberg-cxx v_20240913: partition folders beside the table folder `iceberg`.
+  ['s3a://dl-test-maintenance/check/tea-partitioned/v_20240913', 'iceberg-cxx/tables/v_20240913'],
+  // iceberg-cxx meta_perf manifest_files: location ends in /metadata, its manifest list and manifest
+  // sit in <table>/metadata/, and its data files belong to warehouse/gperov/test.
+  ['s3://warehouse/performance', 'iceberg-cxx/meta_perf/warehouse/performance'],
+  ['s3://warehouse/gperov', 'iceberg-cxx/warehouse/gperov'],
+];
+
+export function realFixturesCatalogConfig(name = 'real'): FilesystemCatalogConfig {
+  const locations: LocationRemap[] = REMAPS.map(([prefix, dir]) => ({ prefix, dir: path.join(REAL_FIXTURES_DIR, dir) })).sort(
+    (a, b) => b.prefix.length - a.prefix.length,
+  );
+  return { type: 'filesystem', name, warehouse: REAL_FIXTURES_DIR, locations, planning: 'on' };
+}
+
+/** One row of INDEX.json (the fields tests use). */
+export interface RealFixture {
+  readonly fixture: string;
+  readonly report: {
+    readonly location: string;
+    readonly table_uuid: string | null;
+    readonly current_metadata: string;
+    readonly version_hint: string | null;
+    readonly missing_referenced: readonly string[];
+    readonly format_version: number;
+  };
+}
+
+export function realFixturesIndex(): RealFixture[] {
+  return JSON.parse(fs.readFileSync(path.join(REAL_FIXTURES_DIR, 'INDEX.json'), 'utf8')) as RealFixture[];
+}
