@@ -1,0 +1,103 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Namespace } from '../catalogs/index.js';
+import { ENDPOINTS, type Service } from '../service/index.js';
+import { ifNoneMatchHits } from './conditional.js';
+import { sendJson } from './reply.js';
+import { decodeNamespacePath, decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
+
+/** What a route handler gets: the request, its reply, and the spec template it matched. */
+export interface RouteContext {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly specPath: string;
+}
+
+export type RouteHandler = (ctx: RouteContext) => Promise<FastifyReply>;
+
+/** Decoded path parameters of a catalog route, bound to the request's logger as they are read. */
+export interface CatalogPath {
+  readonly prefix: string;
+  readonly namespace: Namespace;
+  readonly table: string;
+}
+
+export function readCatalogPath(ctx: RouteContext): CatalogPath {
+  const raw = rawPathParams(ctx.specPath, ctx.request.raw.url ?? '/');
+  const prefix = raw.prefix === undefined ? '' : decodeSegment(raw.prefix, 'BAD_REQUEST', 'prefix');
+  const namespace = raw.namespace === undefined ? [] : decodeNamespacePath(raw.namespace);
+  const table = raw.table === undefined ? '' : decodeSegment(raw.table, 'INVALID_IDENTIFIER', 'table name');
+  const bindings: Record<string, unknown> = { catalog: prefix };
+  if (raw.namespace !== undefined) bindings.namespace = namespace;
+  if (raw.table !== undefined) bindings.table = table;
+  // Both: fastify writes its "request completed" line through reply.log.
+  ctx.request.log = ctx.request.log.child(bindings);
+  ctx.reply.log = ctx.request.log;
+  return { prefix, namespace, table };
+}
+
+function page(ctx: RouteContext) {
+  const query = ctx.request.query;
+  return { pageToken: queryParam(query, 'pageToken', 'INVALID_PAGE'), pageSize: queryParam(query, 'pageSize', 'INVALID_PAGE') };
+}
+
+/** Handlers of the endpoints Icefront serves, keyed by their advertised endpoint string. */
+export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandler> {
+  return new Map<string, RouteHandler>([
+    [
+      'GET /v1/config',
+      async (ctx) => sendJson(ctx.reply, 200, service.getConfig(queryParam(ctx.request.query, 'warehouse'))),
+    ],
+    [
+      ENDPOINTS.listNamespaces,
+      async (ctx) => {
+        const { prefix } = readCatalogPath(ctx);
+        const parent = parseParentParam(queryParam(ctx.request.query, 'parent', 'INVALID_NAMESPACE'));
+        return sendJson(ctx.reply, 200, await service.listNamespaces(prefix, parent, page(ctx)));
+      },
+    ],
+    [
+      ENDPOINTS.loadNamespace,
+      async (ctx) => {
+        const { prefix, namespace } = readCatalogPath(ctx);
+        return sendJson(ctx.reply, 200, await service.loadNamespace(prefix, namespace));
+      },
+    ],
+    [
+      // REST spec namespaceExists: 204, no body.
+      ENDPOINTS.namespaceExists,
+      async (ctx) => {
+        const { prefix, namespace } = readCatalogPath(ctx);
+        await service.loadNamespace(prefix, namespace);
+        return ctx.reply.code(204).send();
+      },
+    ],
+    [
+      ENDPOINTS.listTables,
+      async (ctx) => {
+        const { prefix, namespace } = readCatalogPath(ctx);
+        return sendJson(ctx.reply, 200, await service.listTables(prefix, namespace, page(ctx)));
+      },
+    ],
+    [
+      // REST spec loadTable: ETag on 200; If-None-Match that still matches → 304 without a body.
+      ENDPOINTS.loadTable,
+      async (ctx) => {
+        const { prefix, namespace, table } = readCatalogPath(ctx);
+        const snapshots = queryParam(ctx.request.query, 'snapshots');
+        const loaded = await service.loadTable(prefix, { namespace, name: table }, snapshots);
+        ctx.reply.header('etag', loaded.etag);
+        if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();
+        return sendJson(ctx.reply, 200, loaded.result);
+      },
+    ],
+    [
+      // REST spec tableExists: 204, no body.
+      ENDPOINTS.tableExists,
+      async (ctx) => {
+        const { prefix, namespace, table } = readCatalogPath(ctx);
+        const loaded = await service.loadTable(prefix, { namespace, name: table }, undefined);
+        return ctx.reply.code(204).header('etag', loaded.etag).send();
+      },
+    ],
+  ]);
+}

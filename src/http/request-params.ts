@@ -1,0 +1,67 @@
+import type { Namespace } from '../catalogs/index.js';
+import { fail, type ErrorCode } from '../errors/index.js';
+import { NAMESPACE_SEPARATOR } from '../service/index.js';
+
+/**
+ * Path and query decoding. Path parameters are read from the raw request target, not from the
+ * router's decoded params, so that decoding happens exactly once, the way Iceberg Java's
+ * RESTUtil does: split the namespace on the encoded separator, then URL-decode each level
+ * (`%2F` stays inside its level, `%25` is decoded once, `+` is a space as in URLDecoder — Java
+ * clients encode spaces in path segments as `+`, and encode a literal `+` as `%2B`).
+ */
+
+/** The path of a request target, still percent-encoded, without query or fragment. */
+export function rawPath(url: string): string {
+  const origin = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/.exec(url);
+  const path = origin ? url.slice(origin[0].length) || '/' : url;
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}
+
+/** Raw values of a spec template's `{name}` placeholders, matched segment by segment. */
+export function rawPathParams(specPath: string, url: string): Record<string, string> {
+  const template = specPath.split('/');
+  const actual = rawPath(url).split('/');
+  if (template.length !== actual.length) throw fail('BAD_REQUEST', 'Malformed request path');
+  const params: Record<string, string> = {};
+  template.forEach((segment, i) => {
+    const name = /^\{(.+)\}$/.exec(segment)?.[1];
+    if (name !== undefined) params[name] = actual[i]!;
+  });
+  return params;
+}
+
+/** RESTUtil.decodeString: `+` is a space, then UTF-8 percent-decoding; malformed input is a 400. */
+export function decodeSegment(raw: string, code: ErrorCode, what: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    throw fail(code, `Invalid ${what}: malformed percent-encoding`);
+  }
+}
+
+// `%1F` holds no regex metacharacter; hex digits match in either case.
+const ENCODED_SEPARATOR = new RegExp(NAMESPACE_SEPARATOR, 'i');
+
+// REST spec parameters.namespace: levels separated by the advertised separator (%1F).
+export function decodeNamespacePath(raw: string): Namespace {
+  if (raw === '') return [];
+  return raw.split(ENCODED_SEPARATOR).map((level) => decodeSegment(level, 'INVALID_NAMESPACE', 'namespace'));
+}
+
+/**
+ * The `parent` query parameter, already query-decoded. REST spec listNamespaces: an empty value
+ * means absent; levels are split on 0x1F. Iceberg Java before 1.7 joined levels with the literal
+ * text `%1F` and let the HTTP client encode it again, so that literal is accepted as well.
+ */
+export function parseParentParam(value: string | undefined): Namespace {
+  if (value === undefined || value === '') return [];
+  return value.split(/\x1f|%1F/i);
+}
+
+/** One query parameter as a string; repeating it is a 400 (`code`). */
+export function queryParam(query: unknown, name: string, code: ErrorCode = 'BAD_REQUEST'): string | undefined {
+  const value = (query as Record<string, unknown> | undefined)?.[name];
+  if (value === undefined || typeof value === 'string') return value;
+  throw fail(code, `Query parameter ${name} must be given once`);
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { fail } from '../errors/index.js';
+import { createLogger, type Logger } from '../observability/index.js';
+import type { Service } from '../service/index.js';
+import { catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
+import { clientErrorResponse, methodNotAllowed, sendError } from './error-response.js';
+import { sendJson } from './reply.js';
+import { rawPath } from './request-params.js';
+import { ALL_METHODS, SPEC_PATHS, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
+
+export interface BuildServerOptions {
+  readonly service: Service;
+  /** Root logger; each request logs through a child bound to its id (and catalog, namespace, table). */
+  readonly logger?: Logger;
+  /** Largest request body accepted, in bytes (larger → 413). */
+  readonly bodyLimit: number;
+}
+
+/** Long enough for deeply nested namespaces with long level names; beyond it → 400. */
+const MAX_PATH_SEGMENT = 16 * 1024;
+const HEALTH: SpecPath = { path: '/healthz', methods: ['GET'] };
+
+/** The fastify app serving the REST catalog read API. It does not listen; the caller does. */
+export function buildServer(options: BuildServerOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: (options.logger ?? createLogger({ level: 'silent' })) as FastifyBaseLogger,
+    bodyLimit: options.bodyLimit,
+    exposeHeadRoutes: false,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    genReqId: requestId,
+    frameworkErrors: (err, request, reply) => void sendError(request, reply, err),
+    clientErrorHandler: (err, socket) => {
+      if ((err as { code?: string }).code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.end(clientErrorResponse(err as { code?: string }));
+      else socket.destroy();
+    },
+  });
+
+  // Bodies of form-encoded requests (the deprecated OAuth token route) are accepted, then refused with 406.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, fail('NOT_FOUND', `No such endpoint: ${request.method} ${rawPath(request.raw.url ?? '/')}`)),
+  );
+
+  const handlers = new Map(catalogRoutes(options.service));
+  handlers.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
+  for (const spec of [...SPEC_PATHS, HEALTH]) {
+    app.route({ method: [...ALL_METHODS], url: toRouterPath(spec.path), handler: dispatcher(spec, handlers, options.service) });
+  }
+  return app;
+}
+
+/**
+ * One handler per path: the served endpoint when there is one; a spec operation Icefront does
+ * not serve → 406 (after the prefix is checked); a method the spec does not define → 405.
+ * HEAD on a path whose spec defines GET but no HEAD is answered as GET without the body.
+ */
+function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>, service: Service) {
+  const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
+  const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const method = (request.method === 'HEAD' && headAsGet ? 'GET' : request.method) as HttpMethod;
+    const ctx: RouteContext = { request, reply, specPath: spec.path };
+    const handler = handlers.get(`${method} ${spec.path}`);
+    if (handler) return handler(ctx);
+    if (spec.methods.includes(method)) {
+      const prefix = spec.path.includes('{prefix}') ? readCatalogPath(ctx).prefix : undefined;
+      service.rejectUnsupported(prefix, `${method} ${spec.path}`);
+    }
+    const { err, headers } = methodNotAllowed(request.method, allowed);
+    return sendError(request, reply, err, headers);
+  };
+}
+
+/** Honours a sane inbound X-Request-Id so logs correlate across proxies; otherwise a UUID. */
+function requestId(req: IncomingMessage): string {
+  const inbound = req.headers['x-request-id'];
+  return typeof inbound === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(inbound) ? inbound : randomUUID();
+}

@@ -1,0 +1,34 @@
+import type { Catalog } from '../catalogs/index.js';
+import { fail } from '../errors/index.js';
+import { NAMESPACE_SEPARATOR, READ_ENDPOINTS } from './endpoints.js';
+import { quote } from './identifiers.js';
+import type { CatalogConfigResponse } from './wire-types.js';
+
+/**
+ * The prefix of the catalog a `/v1/config?warehouse=` request is about. The warehouse is the
+ * catalog's name (it becomes the path prefix). With a single catalog the parameter may be omitted.
+ */
+export function prefixForWarehouse(catalogs: ReadonlyMap<string, Catalog>, warehouse: string | undefined): string {
+  if (warehouse === undefined || warehouse === '') {
+    if (catalogs.size === 1) return [...catalogs.keys()][0]!;
+    throw fail('BAD_REQUEST', 'Name the catalog with the warehouse query parameter (?warehouse=<catalog name>)');
+  }
+  // REST spec getConfig 404: "Warehouse provided in the warehouse query parameter is not found".
+  if (!catalogs.has(warehouse)) throw fail('NO_SUCH_WAREHOUSE', `Warehouse not found: ${quote(warehouse)}`);
+  return warehouse;
+}
+
+/**
+ * The CatalogConfig for one catalog (REST spec getConfig). `prefix` routes the client to the
+ * catalog; `namespace-separator` is the default, stated explicitly (Java RESTSessionCatalog
+ * reads it; clients that ignore it use %1F anyway). `endpoints` lists exactly what is served,
+ * so clients never assume the default mutation endpoints; no `idempotency-key-lifetime`
+ * because nothing here mutates.
+ */
+export function catalogConfig(prefix: string): CatalogConfigResponse {
+  return {
+    defaults: {},
+    overrides: { prefix, 'namespace-separator': NAMESPACE_SEPARATOR },
+    endpoints: [...READ_ENDPOINTS],
+  };
+}

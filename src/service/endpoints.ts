@@ -1,0 +1,21 @@
+/**
+ * Endpoint strings as `/v1/config` advertises them: "<VERB> <path template>", compared by clients
+ * exactly against Iceberg Java's Endpoint constants (wire-format.md §1), placeholders included.
+ */
+export const ENDPOINTS = {
+  listNamespaces: 'GET /v1/{prefix}/namespaces',
+  loadNamespace: 'GET /v1/{prefix}/namespaces/{namespace}',
+  namespaceExists: 'HEAD /v1/{prefix}/namespaces/{namespace}',
+  listTables: 'GET /v1/{prefix}/namespaces/{namespace}/tables',
+  loadTable: 'GET /v1/{prefix}/namespaces/{namespace}/tables/{table}',
+  tableExists: 'HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}',
+} as const;
+
+/** What every catalog served by Icefront implements: the read half of the catalog API. */
+export const READ_ENDPOINTS: readonly string[] = Object.values(ENDPOINTS);
+
+/**
+ * The namespace separator advertised in `/v1/config` overrides, URL-encoded as the spec asks
+ * (parameters.namespace: "defaults to the unit separator 0x1F (url encoded %1F)").
+ */
+export const NAMESPACE_SEPARATOR = '%1F';

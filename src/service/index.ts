@@ -1,0 +1,14 @@
+export { createService, type Service, type ServiceOptions } from './service.js';
+export { ENDPOINTS, READ_ENDPOINTS, NAMESPACE_SEPARATOR } from './endpoints.js';
+export { MAX_PAGE_SIZE } from './pagination.js';
+export type {
+  CatalogConfigResponse,
+  GetNamespaceResponse,
+  ListNamespacesResponse,
+  ListTablesResponse,
+  LoadTableResponse,
+  LoadTableResult,
+  PageRequest,
+  SnapshotsMode,
+  WireTableIdentifier,
+} from './wire-types.js';

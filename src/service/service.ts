@@ -1,0 +1,107 @@
+import type { Catalog, Namespace, TableIdentifier } from '../catalogs/index.js';
+import { fail } from '../errors/index.js';
+import { tableMetadataToJson } from '../iceberg/index.js';
+import { catalogConfig, prefixForWarehouse } from './catalog-config.js';
+import { loadTableETag } from './etag.js';
+import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
+import { paginate } from './pagination.js';
+import type {
+  CatalogConfigResponse,
+  GetNamespaceResponse,
+  ListNamespacesResponse,
+  ListTablesResponse,
+  LoadTableResponse,
+  PageRequest,
+  SnapshotsMode,
+} from './wire-types.js';
+
+export interface ServiceOptions {
+  /** Catalogs by prefix (the catalog name clients put in `/v1/{prefix}/…`). */
+  readonly catalogs: ReadonlyMap<string, Catalog>;
+}
+
+/** The read use cases of the REST catalog API, free of HTTP. Errors are IcefrontErrors. */
+export interface Service {
+  getConfig(warehouse: string | undefined): CatalogConfigResponse;
+  listNamespaces(prefix: string, parent: Namespace, page: PageRequest): Promise<ListNamespacesResponse>;
+  loadNamespace(prefix: string, namespace: Namespace): Promise<GetNamespaceResponse>;
+  listTables(prefix: string, namespace: Namespace, page: PageRequest): Promise<ListTablesResponse>;
+  /** `snapshots` is the raw query value: absent, `all` or `refs`. */
+  loadTable(prefix: string, identifier: TableIdentifier, snapshots: string | undefined): Promise<LoadTableResponse>;
+  /** Answers an operation the catalog behind `prefix` does not serve: always throws. */
+  rejectUnsupported(prefix: string | undefined, operation: string): never;
+}
+
+const SEP = '\x1f';
+
+export function createService(options: ServiceOptions): Service {
+  const catalogs = new Map(options.catalogs);
+
+  function catalogFor(prefix: string): Catalog {
+    const catalog = catalogs.get(prefix);
+    // An unknown prefix is an unknown warehouse: the prefix is the warehouse name /v1/config hands out.
+    if (!catalog) throw fail('NO_SUCH_WAREHOUSE', `Catalog not found for prefix ${quote(prefix)}`);
+    return catalog;
+  }
+
+  return {
+    getConfig(warehouse) {
+      return catalogConfig(prefixForWarehouse(catalogs, warehouse));
+    },
+
+    async listNamespaces(prefix, parent, page) {
+      const catalog = catalogFor(prefix);
+      checkNamespace(parent, true);
+      const children = await catalog.listNamespaces(parent);
+      const scope = ['namespaces', prefix, ...parent].join(SEP);
+      const { items, nextPageToken } = paginate(children, (ns) => ns.join(SEP), scope, page);
+      return { namespaces: items.map((ns) => [...ns]), ...(nextPageToken ? { 'next-page-token': nextPageToken } : {}) };
+    },
+
+    async loadNamespace(prefix, namespace) {
+      const catalog = catalogFor(prefix);
+      checkNamespace(namespace, false);
+      const properties = await catalog.loadNamespace(namespace);
+      return { namespace: [...namespace], properties: { ...properties } };
+    },
+
+    async listTables(prefix, namespace, page) {
+      const catalog = catalogFor(prefix);
+      checkNamespace(namespace, false);
+      const tables = await catalog.listTables(namespace);
+      const scope = ['tables', prefix, ...namespace].join(SEP);
+      const { items, nextPageToken } = paginate(tables, (t) => t.name, scope, page);
+      return {
+        identifiers: items.map((t) => ({ namespace: [...t.namespace], name: t.name })),
+        ...(nextPageToken ? { 'next-page-token': nextPageToken } : {}),
+      };
+    },
+
+    async loadTable(prefix, identifier, snapshots) {
+      const catalog = catalogFor(prefix);
+      const mode = snapshotsMode(snapshots);
+      const id = checkTableIdentifier(identifier.namespace, identifier.name);
+      const table = await catalog.loadTable(id);
+      const config = { ...table.config };
+      // REST spec loadTable: `snapshots=refs` returns only snapshots referenced by branches or tags.
+      const metadata = tableMetadataToJson(table.metadata, { snapshots: mode });
+      return {
+        result: { 'metadata-location': table.metadataLocation, metadata, config },
+        etag: loadTableETag(prefix, id, table.metadataLocation, mode, config),
+      };
+    },
+
+    rejectUnsupported(prefix, operation) {
+      if (prefix !== undefined) catalogFor(prefix);
+      throw fail('UNSUPPORTED_OPERATION', `Operation not supported by this server: ${operation}`);
+    },
+  };
+}
+
+/** REST spec loadTable `snapshots`: enum [all, refs], default `all`. */
+function snapshotsMode(raw: string | undefined): SnapshotsMode {
+  if (raw === undefined || raw === 'all') return 'all';
+  if (raw === 'refs') return 'refs';
+  throw fail('BAD_REQUEST', `Invalid snapshots parameter ${quote(raw)}: must be "all" or "refs"`);
+}
+

@@ -1,0 +1,59 @@
+/**
+ * Response bodies of the read API, shaped as the REST spec's schemas (rest-catalog-open-api.yaml,
+ * components/schemas). Optional keys are omitted, never `null`.
+ */
+import type { Namespace } from '../catalogs/index.js';
+
+/** CatalogConfig. */
+export interface CatalogConfigResponse {
+  readonly defaults: Readonly<Record<string, string>>;
+  readonly overrides: Readonly<Record<string, string>>;
+  readonly endpoints: readonly string[];
+}
+
+/** ListNamespacesResponse. */
+export interface ListNamespacesResponse {
+  readonly namespaces: readonly Namespace[];
+  readonly 'next-page-token'?: string;
+}
+
+/** GetNamespaceResponse. */
+export interface GetNamespaceResponse {
+  readonly namespace: Namespace;
+  readonly properties: Readonly<Record<string, string>>;
+}
+
+/** TableIdentifier as it appears on the wire. */
+export interface WireTableIdentifier {
+  readonly namespace: Namespace;
+  readonly name: string;
+}
+
+/** ListTablesResponse. */
+export interface ListTablesResponse {
+  readonly identifiers: readonly WireTableIdentifier[];
+  readonly 'next-page-token'?: string;
+}
+
+/** LoadTableResult. `metadata` is the TableMetadata JSON model (64-bit ids as bigint). */
+export interface LoadTableResult {
+  readonly 'metadata-location': string;
+  readonly metadata: unknown;
+  readonly config: Readonly<Record<string, string>>;
+}
+
+/** A loaded table plus the ETag identifying this representation of it. */
+export interface LoadTableResponse {
+  readonly result: LoadTableResult;
+  /** A strong entity tag, quoted (`"…"`). */
+  readonly etag: string;
+}
+
+/** The `snapshots` query parameter of loadTable. */
+export type SnapshotsMode = 'all' | 'refs';
+
+/** Raw pagination query parameters, exactly as the client sent them. */
+export interface PageRequest {
+  readonly pageToken?: string;
+  readonly pageSize?: string;
+}
