@@ -1,0 +1,162 @@
+import t from 'tap';
+import { JsonFloat, jsonFloat, parseJson, stringifyJson } from '../../src/iceberg/index.js';
+
+t.test('integers beyond 2^53 parse to exact bigints and safe integers stay numbers', async (t) => {
+  const v = parseJson('{"a": 9158179788527662767, "b": -9223372036854775808, "c": 9007199254740991, "d": 12}') as Record<
+    string,
+    unknown
+  >;
+  t.equal(v['a'], 9158179788527662767n);
+  t.equal(v['b'], -9223372036854775808n);
+  t.equal(v['c'], 9007199254740991);
+  t.equal(v['d'], 12);
+});
+
+t.test('numbers with a fraction or exponent keep their source text', async (t) => {
+  const v = parseJson('[1.0, 1.50, 2e3, -0.0, 1E-7]') as JsonFloat[];
+  t.ok(v.every((x) => x instanceof JsonFloat));
+  t.same(
+    v.map((x) => x.text),
+    ['1.0', '1.50', '2e3', '-0.0', '1E-7'],
+  );
+  t.equal(v[1]!.valueOf(), 1.5);
+  t.equal(+v[2]!, 2000);
+  t.equal(stringifyJson(v), '[1.0,1.50,2e3,-0.0,1E-7]');
+});
+
+t.test('malformed JSON is an INVALID_JSON error', async (t) => {
+  for (const bad of ['{"a": }', '{"a": 1', '[1,]', 'nope', '', '{"a": 01}', '{"a": NaN}']) {
+    t.throws(() => parseJson(bad), { code: 'INVALID_JSON' }, bad);
+  }
+});
+
+t.test('duplicate keys keep the last value, as JSON.parse does', async (t) => {
+  t.same(parseJson('{"a": 1, "a": 2}'), JSON.parse('{"a": 1, "a": 2}'));
+});
+
+t.test('a __proto__ key is plain data', async (t) => {
+  const v = parseJson('{"__proto__": {"x": 1}}') as Record<string, unknown>;
+  t.equal(Object.getPrototypeOf(v), Object.prototype);
+  t.same(Object.keys(v), ['__proto__']);
+  t.equal(stringifyJson(v), '{"__proto__":{"x":1}}');
+});
+
+t.test('a UTF-8 byte order mark before the document is ignored', async (t) => {
+  t.same(parseJson('\ufeff{"a": 1}'), { a: 1 });
+});
+
+t.test('jsonFloat always writes a decimal point or exponent and rejects non-finite numbers', async (t) => {
+  t.equal(jsonFloat(1).text, '1.0');
+  t.equal(jsonFloat(-3).text, '-3.0');
+  t.equal(jsonFloat(0.25).text, '0.25');
+  t.equal(jsonFloat(-0).text, '-0.0');
+  t.equal(jsonFloat(1e21).text, '1e+21');
+  t.equal(stringifyJson({ f: jsonFloat(2) }), '{"f":2.0}');
+  t.throws(() => jsonFloat(NaN), TypeError);
+  t.throws(() => jsonFloat(Infinity), TypeError);
+});
+
+t.test('a JsonFloat must be a JSON number with a fraction or exponent', async (t) => {
+  t.throws(() => new JsonFloat('1'));
+  t.throws(() => new JsonFloat('1.'));
+  t.throws(() => new JsonFloat('abc'));
+  t.equal(new JsonFloat('3.25e-2').text, '3.25e-2');
+});
+
+t.test('stringifyJson writes bigints as digits and omits undefined members', async (t) => {
+  const value = { id: 9158179788527662767n, neg: -5n, skip: undefined, list: [1, undefined, 'x'], nested: { f: new JsonFloat('1.0') } };
+  t.equal(stringifyJson(value), '{"id":9158179788527662767,"neg":-5,"list":[1,null,"x"],"nested":{"f":1.0}}');
+});
+
+t.test('stringifyJson matches JSON.stringify for plain values, with and without indentation', async (t) => {
+  const plain = {
+    s: 'quote " backslash \\ newline \n tab \t nul \u0000 emoji 😀 lone \ud800',
+    n: [0, -0, 1.5, 1e21, 1e-7, NaN, Infinity],
+    b: [true, false, null],
+    empty: { o: {}, a: [] },
+    date: new Date(0),
+    fn: () => 1,
+    deep: { x: [{ y: [[]] }] },
+  };
+  t.equal(stringifyJson(plain), JSON.stringify(plain));
+  t.equal(stringifyJson(plain, 2), JSON.stringify(plain, null, 2));
+  t.equal(stringifyJson('top'), '"top"');
+  t.equal(stringifyJson(12n), '12');
+});
+
+t.test('pretty output with bigints matches JSON.stringify with the digits in place', async (t) => {
+  const value = { 'snapshot-id': 2701171901096418979n, list: [1n, 2] };
+  t.equal(stringifyJson(value, 2), '{\n  "snapshot-id": 2701171901096418979,\n  "list": [\n    1,\n    2\n  ]\n}');
+});
+
+t.test('strings that look like the internal bigint markers survive unchanged', async (t) => {
+  const value = { tricky: '\u0000123', other: '\u00001.5', id: 9158179788527662767n, key: { '\u000077': 1n } };
+  const text = stringifyJson(value);
+  const back = parseJson(text) as Record<string, unknown>;
+  t.equal(back['tricky'], '\u0000123');
+  t.equal(back['other'], '\u00001.5');
+  t.equal(back['id'], 9158179788527662767n);
+  t.same(back['key'], { '\u000077': 1 });
+});
+
+t.test('stringifyJson honours toJSON and refuses a top-level undefined', async (t) => {
+  t.equal(stringifyJson({ a: { toJSON: () => ({ b: 7n }) } }), '{"a":{"b":7}}');
+  t.throws(() => stringifyJson(undefined), TypeError);
+});
+
+t.test('parse then stringify reproduces compact JSON byte for byte', async (t) => {
+  const text = '{"format-version":2,"ids":[9158179788527662767,-1,0],"f":[1.0,2.50e10],"s":"é\\"x","o":{},"a":[],"t":true,"n":null}';
+  t.equal(stringifyJson(parseJson(text)), text);
+});
+
+t.test('numbers inside strings, escaped quotes and keys are never touched', async (t) => {
+  const v = parseJson('{"a 1.5": "x 9158179788527662767 \\" 2.5", "k": [1.5, "3.0"], "12345678901234567890": 1}') as Record<string, unknown>;
+  t.equal(v['a 1.5'], 'x 9158179788527662767 " 2.5');
+  t.same(v['k'], [new JsonFloat('1.5'), '3.0']);
+  t.equal(v['12345678901234567890'], 1);
+});
+
+t.test('invalid numbers are rejected even where a fast path would have quoted them', async (t) => {
+  for (const bad of [
+    '{1.5: 2}',
+    '{9158179788527662767 : 2}',
+    `{"a": 1, 2.5${' '.repeat(100)}: 3}`,
+    '[1.5.5]',
+    '[01.5]',
+    '[1.]',
+    '[.5]',
+    '[1e]',
+    '[12345678901234567890abc]',
+    '[1.5 2.5]',
+    '["unterminated 1.5]',
+    '{"a": 1.5',
+  ]) {
+    t.throws(() => parseJson(bad), { code: 'INVALID_JSON' }, bad);
+  }
+});
+
+t.test('strings holding U+0000 next to digits parse exactly', async (t) => {
+  const v = parseJson('{"a": "\\u00001", "b": 1.5, "c": 9158179788527662767}') as Record<string, unknown>;
+  t.equal(v['a'], '\u00001');
+  t.same(v['b'], new JsonFloat('1.5'));
+  t.equal(v['c'], 9158179788527662767n);
+});
+
+t.test('a __proto__ member holding a float or bigint is plain data', async (t) => {
+  const v = parseJson('{"__proto__": 9158179788527662767, "x": {"__proto__": [1.5]}}') as Record<string, any>;
+  t.equal(Object.getPrototypeOf(v), Object.prototype);
+  t.equal(Object.getOwnPropertyDescriptor(v, '__proto__')?.value, 9158179788527662767n);
+  t.same(Object.getOwnPropertyDescriptor(v['x'], '__proto__')?.value, [new JsonFloat('1.5')]);
+});
+
+t.test('extreme but valid numbers keep their text or digits', async (t) => {
+  const v = parseJson('[1E400, -0.0, -9223372036854775808, 123456789012345678901234567890, 1e-400, 0.1e+2]') as unknown[];
+  t.same(v, [
+    new JsonFloat('1E400'),
+    new JsonFloat('-0.0'),
+    -9223372036854775808n,
+    123456789012345678901234567890n,
+    new JsonFloat('1e-400'),
+    new JsonFloat('0.1e+2'),
+  ]);
+});
