@@ -1,16 +1,18 @@
 /**
  * The `icefront` command.
  *   icefront [serve] [--config FILE] [--port N] [--host H]   run the gateway
+ *   icefront plan …                                          plan a scan (cli-plan.ts)
  */
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from './config/index.js';
 import { isIcefrontError } from './errors/index.js';
+import { PLAN_USAGE, planCommand, UsageError } from './cli-plan.js';
 import { startIcefront } from './main.js';
 
 const USAGE = `Usage:
   icefront [serve] [--config FILE] [--port N] [--host HOST]
       Run Icefront (default config: ./config.example.yaml).
-  icefront --help
+${PLAN_USAGE}  icefront --help
 `;
 
 async function serve(args: string[]): Promise<void> {
@@ -45,8 +47,6 @@ async function serve(args: string[]): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-class UsageError extends Error {}
-
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -55,6 +55,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === undefined || command.startsWith('-')) return serve(argv);
   if (command === 'serve') return serve(rest);
+  if (command === 'plan') return planCommand(rest, (line) => console.log(line));
   throw new UsageError(`unknown command: ${command}`);
 }
 
@@ -66,6 +67,10 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (isIcefrontError(err, 'CONFIG_INVALID')) {
     process.stderr.write(`icefront: invalid configuration: ${err.message}\n`);
     process.exit(2);
+  }
+  if (isIcefrontError(err)) {
+    process.stderr.write(`icefront: ${err.type} (${err.status}): ${err.message}\n`);
+    process.exit(1);
   }
   process.stderr.write(`icefront: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createFilesystemCatalog, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
 import { createLogger, type Logger } from './observability/index.js';
-import { createService } from './service/index.js';
+import { createService, type Service } from './service/index.js';
 import { buildServer } from './http/index.js';
 
 export interface Icefront {
@@ -20,14 +20,18 @@ export interface RunningIcefront extends Icefront {
   close(): Promise<void>;
 }
 
-export function buildIcefront(config: Config, options: { logger?: Logger } = {}): Icefront {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+/** The catalogs and the use cases over them, without HTTP (the CLI's `plan` uses this). */
+export function buildService(config: Config): Service {
   const catalogs = new Map<string, Catalog>();
   for (const [name, catalogConfig] of config.catalogs) {
     catalogs.set(name, createFilesystemCatalog(catalogConfig));
   }
-  const service = createService({ catalogs });
-  const app = buildServer({ service, logger, bodyLimit: config.server.bodyLimit });
+  return createService({ catalogs });
+}
+
+export function buildIcefront(config: Config, options: { logger?: Logger } = {}): Icefront {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const app = buildServer({ service: buildService(config), logger, bodyLimit: config.server.bodyLimit });
   return { app, logger };
 }
 

@@ -99,5 +99,13 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
         return ctx.reply.code(204).header('etag', loaded.etag).send();
       },
     ],
+    [
+      // REST spec planTableScan: 200 PlanTableScanResult.
+      ENDPOINTS.planTableScan,
+      async (ctx) => {
+        const { prefix, namespace, table } = readCatalogPath(ctx);
+        return sendJson(ctx.reply, 200, await service.planTableScan(prefix, { namespace, name: table }, ctx.request.body));
+      },
+    ],
   ]);
 }

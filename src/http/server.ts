@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { fail } from '../errors/index.js';
+import { parseJson } from '../iceberg/index.js';
 import { createLogger, type Logger } from '../observability/index.js';
 import type { Service } from '../service/index.js';
 import { catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
@@ -38,6 +39,16 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     },
   });
 
+  // JSON bodies keep 64-bit ids exact (snapshot ids exceed 2^53): parsed with the lossless codec.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') return done(fail('INVALID_JSON', 'Request body is empty but declared as JSON'), undefined);
+    try {
+      done(null, parseJson(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   // Bodies of form-encoded requests (the deprecated OAuth token route) are accepted, then refused with 406.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.addHook('onRequest', async (request, reply) => {

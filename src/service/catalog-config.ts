@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
-import { NAMESPACE_SEPARATOR, READ_ENDPOINTS } from './endpoints.js';
+import { NAMESPACE_SEPARATOR, PLANNING_ENDPOINTS, READ_ENDPOINTS } from './endpoints.js';
 import { quote } from './identifiers.js';
 import type { CatalogConfigResponse } from './wire-types.js';
 
@@ -25,10 +25,10 @@ export function prefixForWarehouse(catalogs: ReadonlyMap<string, Catalog>, wareh
  * so clients never assume the default mutation endpoints; no `idempotency-key-lifetime`
  * because nothing here mutates.
  */
-export function catalogConfig(prefix: string): CatalogConfigResponse {
+export function catalogConfig(prefix: string, catalog: Catalog): CatalogConfigResponse {
   return {
     defaults: {},
     overrides: { prefix, 'namespace-separator': NAMESPACE_SEPARATOR },
-    endpoints: [...READ_ENDPOINTS],
+    endpoints: catalog.planning ? [...READ_ENDPOINTS, ...PLANNING_ENDPOINTS] : [...READ_ENDPOINTS],
   };
 }

@@ -9,10 +9,22 @@ export const ENDPOINTS = {
   listTables: 'GET /v1/{prefix}/namespaces/{namespace}/tables',
   loadTable: 'GET /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   tableExists: 'HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}',
+  // Java Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN (wire-format §1): exact string clients gate planning on.
+  planTableScan: 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan',
 } as const;
 
 /** What every catalog served by Icefront implements: the read half of the catalog API. */
-export const READ_ENDPOINTS: readonly string[] = Object.values(ENDPOINTS);
+export const READ_ENDPOINTS: readonly string[] = [
+  ENDPOINTS.listNamespaces,
+  ENDPOINTS.loadNamespace,
+  ENDPOINTS.namespaceExists,
+  ENDPOINTS.listTables,
+  ENDPOINTS.loadTable,
+  ENDPOINTS.tableExists,
+];
+
+/** Scan-planning endpoints served for catalogs with planning on. */
+export const PLANNING_ENDPOINTS: readonly string[] = [ENDPOINTS.planTableScan];
 
 /**
  * The namespace separator advertised in `/v1/config` overrides, URL-encoded as the spec asks

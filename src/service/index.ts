@@ -1,5 +1,6 @@
 export { createService, type Service, type ServiceOptions } from './service.js';
-export { ENDPOINTS, READ_ENDPOINTS, NAMESPACE_SEPARATOR } from './endpoints.js';
+export type { PlanExplanation } from './plan-scan.js';
+export { ENDPOINTS, READ_ENDPOINTS, PLANNING_ENDPOINTS, NAMESPACE_SEPARATOR } from './endpoints.js';
 export { MAX_PAGE_SIZE } from './pagination.js';
 export type {
   CatalogConfigResponse,
@@ -9,6 +10,7 @@ export type {
   LoadTableResponse,
   LoadTableResult,
   PageRequest,
+  PlanTableScanResult,
   SnapshotsMode,
   WireTableIdentifier,
 } from './wire-types.js';

@@ -5,6 +5,7 @@ import { catalogConfig, prefixForWarehouse } from './catalog-config.js';
 import { loadTableETag } from './etag.js';
 import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
 import { paginate } from './pagination.js';
+import { explainTableScan, type PlanExplanation } from './plan-scan.js';
 import type {
   CatalogConfigResponse,
   GetNamespaceResponse,
@@ -12,6 +13,7 @@ import type {
   ListTablesResponse,
   LoadTableResponse,
   PageRequest,
+  PlanTableScanResult,
   SnapshotsMode,
 } from './wire-types.js';
 
@@ -28,6 +30,10 @@ export interface Service {
   listTables(prefix: string, namespace: Namespace, page: PageRequest): Promise<ListTablesResponse>;
   /** `snapshots` is the raw query value: absent, `all` or `refs`. */
   loadTable(prefix: string, identifier: TableIdentifier, snapshots: string | undefined): Promise<LoadTableResponse>;
+  /** REST planTableScan: plans synchronously and answers `completed` with every task inline. */
+  planTableScan(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanTableScanResult>;
+  /** The same plan with its pruning summary (the `icefront plan` command). */
+  explainTableScan(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation>;
   /** Answers an operation the catalog behind `prefix` does not serve: always throws. */
   rejectUnsupported(prefix: string | undefined, operation: string): never;
 }
@@ -44,9 +50,17 @@ export function createService(options: ServiceOptions): Service {
     return catalog;
   }
 
+  async function explain(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation> {
+    const catalog = catalogFor(prefix);
+    if (!catalog.planning) throw fail('UNSUPPORTED_OPERATION', `Scan planning is off for catalog ${quote(prefix)}`);
+    const id = checkTableIdentifier(identifier.namespace, identifier.name);
+    return explainTableScan(catalog, id, body);
+  }
+
   return {
     getConfig(warehouse) {
-      return catalogConfig(prefixForWarehouse(catalogs, warehouse));
+      const prefix = prefixForWarehouse(catalogs, warehouse);
+      return catalogConfig(prefix, catalogs.get(prefix)!);
     },
 
     async listNamespaces(prefix, parent, page) {
@@ -90,6 +104,12 @@ export function createService(options: ServiceOptions): Service {
         etag: loadTableETag(prefix, id, table.metadataLocation, mode, config),
       };
     },
+
+    async planTableScan(prefix, identifier, body) {
+      return (await explain(prefix, identifier, body)).result;
+    },
+
+    explainTableScan: explain,
 
     rejectUnsupported(prefix, operation) {
       if (prefix !== undefined) catalogFor(prefix);

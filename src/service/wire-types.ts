@@ -49,6 +49,17 @@ export interface LoadTableResponse {
   readonly etag: string;
 }
 
+/**
+ * PlanTableScanResult with status `completed` (REST spec CompletedPlanningWithIDResult):
+ * ScanTasks plus `status` and `plan-id`.
+ */
+export interface PlanTableScanResult {
+  readonly status: 'completed';
+  readonly 'plan-id': string;
+  readonly 'delete-files'?: readonly Record<string, unknown>[];
+  readonly 'file-scan-tasks': readonly Record<string, unknown>[];
+}
+
 /** The `snapshots` query parameter of loadTable. */
 export type SnapshotsMode = 'all' | 'refs';
 

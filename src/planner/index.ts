@@ -1,0 +1,5 @@
+/**
+ * The planner's one entry point: pure Iceberg scan planning over a FileIO. Nothing here knows
+ * about HTTP, fastify or upstream catalogs.
+ */
+export * from './scan/index.js';

@@ -1,0 +1,79 @@
+/**
+ * File scan tasks as REST `ScanTasks` JSON (REST spec `FileScanTask`, `ScanTasks`; Java
+ * TableScanResponseParser): every delete file referenced in this response once (keyed by location
+ * and content offset, so each DV of a shared Puffin file is its own entry), tasks pointing at them
+ * by index, and a legacy-form residual on every task (Java clients NPE without one, §10.5).
+ */
+import {
+  contentFileToJson,
+  expressionToJson,
+  partitionType,
+  type ContentFile,
+  type PartitionSpec,
+  type Schema,
+  type StructType,
+} from '../../iceberg/index.js';
+import { DELETE_FILE_PATH_ID } from '../deletes/index.js';
+import type { FileTask } from './file-task.js';
+
+export interface ScanTasksJson {
+  'delete-files'?: Record<string, unknown>[];
+  'file-scan-tasks': Record<string, unknown>[];
+}
+
+export interface ScanTasksJsonContext {
+  readonly specsById: ReadonlyMap<number, PartitionSpec>;
+  readonly schema: Schema;
+  /** Field ids whose stats data files carry (`stats-fields`). */
+  readonly statsFieldIds: ReadonlySet<number>;
+}
+
+const NO_STATS: ReadonlySet<number> = new Set();
+const POSITION_DELETE_STATS: ReadonlySet<number> = new Set([DELETE_FILE_PATH_ID]);
+
+export function scanTasksToJson(tasks: readonly FileTask[], ctx: ScanTasksJsonContext): ScanTasksJson {
+  const partitionTypes = new Map<number, StructType>();
+  const typeFor = (specId: number): StructType => {
+    let t = partitionTypes.get(specId);
+    if (!t) {
+      const spec = ctx.specsById.get(specId);
+      t = spec ? partitionType(spec, ctx.schema) : { kind: 'struct', fields: [] };
+      partitionTypes.set(specId, t);
+    }
+    return t;
+  };
+  const deleteFiles: Record<string, unknown>[] = [];
+  const deleteIndex = new Map<string, number>();
+  const fileScanTasks = tasks.map((task) => {
+    const refs: number[] = [];
+    for (const del of task.deletes) {
+      const key = `${del.file.filePath}\u0000${del.file.contentOffset ?? ''}`;
+      let i = deleteIndex.get(key);
+      if (i === undefined) {
+        i = deleteFiles.length;
+        deleteIndex.set(key, i);
+        deleteFiles.push(contentFileToJson(del.file, { partitionType: typeFor(del.file.specId), statsFieldIds: deleteStats(del.file) }));
+      }
+      refs.push(i);
+    }
+    const out: Record<string, unknown> = {
+      'data-file': contentFileToJson(task.data.file, {
+        partitionType: typeFor(task.data.file.specId),
+        statsFieldIds: ctx.statsFieldIds,
+      }),
+    };
+    if (refs.length > 0) out['delete-file-references'] = refs;
+    out['residual-filter'] = expressionToJson(task.residual);
+    return out;
+  });
+  // Spec ScanTasks: delete-files only alongside non-empty file-scan-tasks in the same response.
+  return deleteFiles.length > 0
+    ? { 'delete-files': deleteFiles, 'file-scan-tasks': fileScanTasks }
+    : { 'file-scan-tasks': fileScanTasks };
+}
+
+/** Java DeleteFileIndex keeps stats only for `file_path` (position deletes) or the equality ids. */
+function deleteStats(file: ContentFile): ReadonlySet<number> {
+  if (file.content === 1) return file.fileFormat.toUpperCase() === 'PUFFIN' ? NO_STATS : POSITION_DELETE_STATS;
+  return new Set(file.equalityIds ?? []);
+}
