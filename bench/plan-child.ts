@@ -50,7 +50,7 @@ if (mode === 'plan' || mode === 'plan-stats') {
       type = avro.Type.forSchema(schema, {
         registry: { long: BigLong },
         typeHook: (s: unknown) => (s && typeof s === 'object' && (s as { type?: unknown }).type === 'long' ? BigLong : undefined),
-      } as avro.ForSchemaOptions);
+      } as unknown as Partial<avro.ForSchemaOptions>);
       types.set(key, type);
     }
     return type;
