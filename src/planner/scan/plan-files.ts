@@ -6,6 +6,7 @@
 import pLimit from 'p-limit';
 import {
   isLiveEntry,
+  isTrue,
   mayHaveLiveFiles,
   type ManifestEntry,
   type ManifestFile,
@@ -99,6 +100,10 @@ export async function planFiles(metadata: TableMetadata, request: ScanRequest, o
     return e;
   };
   const metrics = new InclusiveMetricsEvaluator(schema, filter, caseSensitive);
+  // Java ManifestReader evaluates entries only when a filter is set: an unfiltered scan keeps
+  // every live file, even one whose record_count is 0 (which the metrics evaluator would drop).
+  const filtered = !isTrue(filter);
+  const matches = (entry: ManifestEntry): boolean => !filtered || entryMatches(entry, forSpec, metrics);
 
   const manifests = await options.source.manifests(target.snapshot);
   stats.manifests = manifests.length;
@@ -117,7 +122,7 @@ export async function planFiles(metadata: TableMetadata, request: ScanRequest, o
 
   // Delete files keep all their stats: file_path bounds scope position deletes, equality ids prune.
   const deleteEntries = (await Promise.all(deleteManifests.map((m) => read(m)))).flat();
-  const liveDeletes = deleteEntries.filter((e) => isLiveEntry(e) && entryMatches(e, forSpec, metrics));
+  const liveDeletes = deleteEntries.filter((e) => isLiveEntry(e) && matches(e));
   const deletes = DeleteFileIndex.build(liveDeletes, { specsById, schema });
   stats.deleteFilesIndexed = deletes.size;
 
@@ -128,7 +133,7 @@ export async function planFiles(metadata: TableMetadata, request: ScanRequest, o
   for (const entry of dataEntries) {
     if (!isLiveEntry(entry) || entry.file.content !== 0) continue;
     if (incremental && (entry.status !== 1 || !incremental.has(entry.snapshotId))) continue;
-    if (!entryMatches(entry, forSpec, metrics)) {
+    if (!matches(entry)) {
       stats.dataFilesPruned++;
       continue;
     }
