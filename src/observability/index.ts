@@ -1,1 +1,8 @@
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.js';
+export {
+  createMetrics,
+  type CacheMetrics,
+  type HttpRequestLabels,
+  type MetricCounter,
+  type Metrics,
+} from './metrics.js';

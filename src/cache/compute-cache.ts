@@ -1,0 +1,110 @@
+import { LRUCache } from 'lru-cache';
+import { fail } from '../errors/index.js';
+import type { CacheMetrics } from '../observability/index.js';
+import { Flights, type FlightOptions } from './flights.js';
+
+export interface ComputeCacheOptions<V> {
+  /** Upper bound on the sum of stored values' sizes; 0 stores nothing but still coalesces. */
+  readonly maxBytes: number;
+  /** A value's size in bytes (rounded up; anything under 1 counts as 1). */
+  readonly sizeOf: (value: V) => number;
+  /** Names the cache in metrics; unique per metrics instance. */
+  readonly name: string;
+  readonly metrics?: CacheMetrics;
+}
+
+/**
+ * A byte-bounded LRU of computed values with single-flight coalescing. Keys must name every
+ * input the value depends on; the cache knows nothing about what it holds.
+ */
+export interface ComputeCache<V> {
+  /**
+   * The stored value for `key`; else joins the computation in flight for `key`; else runs
+   * `compute` once and stores its value if it fits. A failure reaches every joined caller and
+   * is never stored. `signal` abandons only this caller's wait.
+   */
+  get(key: string, compute: () => Promise<V>, options?: FlightOptions): Promise<V>;
+  /** The stored value without computing or refreshing its recency. */
+  peek(key: string): V | undefined;
+  /** Drops the stored value, and detaches a running computation so its result is not stored. */
+  delete(key: string): void;
+  /** `delete` for every key. */
+  clear(): void;
+  /** Sum of the stored values' sizes. */
+  readonly bytes: number;
+  /** Computations running now. */
+  readonly inFlight: number;
+}
+
+interface Entry<V> {
+  readonly value: V;
+  readonly size: number;
+}
+
+export function createComputeCache<V>(options: ComputeCacheOptions<V>): ComputeCache<V> {
+  const { maxBytes, sizeOf, name, metrics } = options;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+    throw fail('INTERNAL', `cache ${name}: maxBytes must be a non-negative integer, got ${maxBytes}`);
+  }
+  const store =
+    maxBytes === 0
+      ? undefined
+      : new LRUCache<string, Entry<V>>({
+          maxSize: maxBytes,
+          sizeCalculation: (entry) => entry.size,
+          dispose: (_entry, _key, reason) => {
+            if (reason === 'evict') metrics?.evicted(name);
+          },
+        });
+  const flights = new Flights<Entry<V>>({ name, metrics });
+  const reportBytes = (): void => metrics?.bytes(name, store?.calculatedSize ?? 0);
+  reportBytes();
+
+  const sized = async (compute: () => Promise<V>): Promise<Entry<V>> => {
+    const value = await compute();
+    return { value, size: store === undefined ? 0 : entrySize(name, sizeOf(value)) };
+  };
+  const keep = (key: string) => (entry: Entry<V>) => {
+    if (store === undefined) return;
+    // lru-cache drops an entry larger than maxSize instead of storing it (maxEntrySize defaults to maxSize).
+    store.set(key, entry);
+    reportBytes();
+  };
+
+  return {
+    get(key, compute, getOptions) {
+      if (getOptions?.signal?.aborted) return Promise.reject(getOptions.signal.reason);
+      const hit = store?.get(key);
+      if (hit !== undefined) {
+        metrics?.hit(name);
+        return Promise.resolve(hit.value);
+      }
+      return flights.run(key, () => sized(compute), getOptions, keep(key)).then((entry) => entry.value);
+    },
+    peek: (key) => store?.peek(key)?.value,
+    delete(key) {
+      flights.forget(key);
+      store?.delete(key);
+      reportBytes();
+    },
+    clear() {
+      flights.forgetAll();
+      store?.clear();
+      reportBytes();
+    },
+    get bytes() {
+      return store?.calculatedSize ?? 0;
+    },
+    get inFlight() {
+      return flights.running;
+    },
+  };
+}
+
+/** A positive whole number of bytes, as lru-cache requires. */
+function entrySize(name: string, size: number): number {
+  if (!Number.isFinite(size) || size < 0) {
+    throw fail('INTERNAL', `cache ${name}: sizeOf returned ${size}, expected a non-negative number of bytes`);
+  }
+  return Math.max(1, Math.ceil(size));
+}

@@ -1,0 +1,121 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * What a cache reports, by cache name. `cache/` calls these and never sees prom-client; the
+ * Prometheus implementation is `Metrics.cache`. A get is exactly one of: hit (served from
+ * storage), coalesced (joined a computation already in flight) or miss (started one).
+ */
+export interface CacheMetrics {
+  hit(cache: string): void;
+  miss(cache: string): void;
+  coalesced(cache: string): void;
+  /** A stored value was pushed out to make room (not deletes, clears or replacements). */
+  evicted(cache: string): void;
+  /** Bytes now held by the cache (the sum of its values' sizes). */
+  bytes(cache: string, bytes: number): void;
+  /** Computations now running. */
+  inFlight(cache: string, count: number): void;
+}
+
+/** A monotonic count; prom-client's unlabelled Counter satisfies it. */
+export interface MetricCounter {
+  inc(amount?: number): void;
+}
+
+export interface HttpRequestLabels {
+  /** The spec route template, e.g. `/v1/{prefix}/namespaces/{namespace}/tables/{table}/plan`; never a raw URL. */
+  readonly route: string;
+  readonly method: string;
+  readonly status: number | string;
+}
+
+export interface Metrics {
+  /** The `Content-Type` to serve `render()` with. */
+  readonly contentType: string;
+  /** Every metric of this instance in the Prometheus text exposition format. */
+  render(): Promise<string>;
+  /** Feeds `icefront_cache_*` and `icefront_inflight`, labelled by cache name. */
+  readonly cache: CacheMetrics;
+  /** Manifest files actually read and decoded. */
+  readonly manifestReads: MetricCounter;
+  /** Manifest reads that joined an identical read already in flight. */
+  readonly manifestReadsCoalesced: MetricCounter;
+  readonly deleteIndexBuilds: MetricCounter;
+  readonly planRequests: MetricCounter;
+  readonly taskRequests: MetricCounter;
+  observeHttpRequest(labels: HttpRequestLabels, seconds: number): void;
+}
+
+/** Seconds; planning a large table can take tens of seconds, so the tail reaches a minute. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/**
+ * A fresh set of Icefront metrics in its own prom-client Registry (never the global default,
+ * so tests and several servers in one process each count alone).
+ */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const counter = (name: string, help: string): Counter => new Counter({ name, help, registers });
+  const byCache = ['cache'] as const;
+
+  const hits = new Counter({ name: 'icefront_cache_hits_total', help: 'Cache gets served from storage.', labelNames: byCache, registers });
+  const misses = new Counter({ name: 'icefront_cache_misses_total', help: 'Cache gets that started a computation.', labelNames: byCache, registers });
+  const coalesced = new Counter({
+    name: 'icefront_cache_coalesced_total',
+    help: 'Cache gets that joined a computation already in flight.',
+    labelNames: byCache,
+    registers,
+  });
+  const evictions = new Counter({
+    name: 'icefront_cache_evictions_total',
+    help: 'Cached values pushed out by the byte bound.',
+    labelNames: byCache,
+    registers,
+  });
+  const bytes = new Gauge({ name: 'icefront_cache_bytes', help: 'Bytes held by the cache.', labelNames: byCache, registers });
+  const inFlight = new Gauge({ name: 'icefront_inflight', help: 'Computations in flight, by cache.', labelNames: byCache, registers });
+  const httpDuration = new Histogram({
+    name: 'icefront_http_request_duration_seconds',
+    help: 'HTTP request duration by spec route template, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers,
+  });
+
+  // A cache's series exist (at 0) from its first report, so rate() and ratios have a baseline.
+  const seen = new Set<string>();
+  const touch = (cache: string): { cache: string } => {
+    const labels = { cache };
+    if (!seen.has(cache)) {
+      seen.add(cache);
+      for (const c of [hits, misses, coalesced, evictions]) c.inc(labels, 0);
+    }
+    return labels;
+  };
+
+  const cache: CacheMetrics = {
+    hit: (name) => hits.inc(touch(name)),
+    miss: (name) => misses.inc(touch(name)),
+    coalesced: (name) => coalesced.inc(touch(name)),
+    evicted: (name) => evictions.inc(touch(name)),
+    bytes: (name, value) => bytes.set(touch(name), value),
+    inFlight: (name, count) => inFlight.set(touch(name), count),
+  };
+
+  return {
+    contentType: registry.contentType,
+    render: () => registry.metrics(),
+    cache,
+    manifestReads: counter('icefront_manifest_reads_total', 'Manifest files read and decoded.'),
+    manifestReadsCoalesced: counter(
+      'icefront_manifest_reads_coalesced_total',
+      'Manifest reads that joined an identical read already in flight.',
+    ),
+    deleteIndexBuilds: counter('icefront_delete_index_builds_total', 'Delete-file indexes built.'),
+    planRequests: counter('icefront_plan_requests_total', 'Scan planning requests (planTableScan).'),
+    taskRequests: counter('icefront_task_requests_total', 'Plan-task fetch requests (fetchScanTasks).'),
+    observeHttpRequest: (labels, seconds) =>
+      httpDuration.observe({ route: labels.route, method: labels.method, status: String(labels.status) }, seconds),
+  };
+}
