@@ -3,3 +3,5 @@
  * about HTTP, fastify or upstream catalogs.
  */
 export * from './scan/index.js';
+export type { DeleteFileIndex } from './deletes/index.js';
+export type { ManifestIndex, ManifestBlock, EntryRange } from './manifests/index.js';

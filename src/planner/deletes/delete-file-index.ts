@@ -100,6 +100,14 @@ export class DeleteFileIndex {
     return this.count;
   }
 
+  /** Field ids used by the indexed equality deletes (data files need their stats for pruning). */
+  equalityFieldIds(): number[] {
+    const ids = new Set<number>();
+    const groups = [this.globalEq, ...this.eqByPartition.values()];
+    for (const g of groups) for (const e of g.entries) for (const id of e.file.equalityIds ?? []) ids.add(id);
+    return [...ids];
+  }
+
   private add(entry: ManifestEntry, specsById: ReadonlyMap<number, PartitionSpec>): void {
     const file = entry.file;
     if (file.content === 0) return;

@@ -1,23 +1,34 @@
 /**
  * How a scan gets manifest lists and manifest entries. The default reads them through the
- * table's FileIO; a caching, coalescing source (a later layer) can stand in for it.
+ * table's FileIO; a caching, coalescing source (service layer) can stand in for it.
  */
 import type { FileIO } from '../../storage/index.js';
 import type { ManifestEntry, ManifestFile, PartitionSpec, Schema, Snapshot, TableMetadata } from '../../iceberg/index.js';
-import { readInlineManifests, readManifest, readManifestList } from '../manifests/index.js';
+import { readInlineManifests, readManifest, readManifestList, type EntryRange, type ManifestIndex } from '../manifests/index.js';
 
 export interface EntriesRequest {
   readonly specsById: ReadonlyMap<number, PartitionSpec>;
   readonly schema: Schema;
   /** Keep column stats only for these field ids; all when absent. */
   readonly statsFieldIds?: ReadonlySet<number>;
+  /** Only these entries (by ordinal); the whole manifest when absent. */
+  readonly range?: EntryRange;
+  /** Known blocks of the manifest, so a range read starts at the right block. */
+  readonly index?: ManifestIndex;
+}
+
+export interface ManifestSlice {
+  /** Entries in file order, DELETED ones included, inheritance applied. */
+  readonly entries: readonly ManifestEntry[];
+  /** The blocks the read walked: offsets, entry ordinals and row ids, for later range reads. */
+  readonly index: ManifestIndex;
 }
 
 export interface ManifestSource {
   /** The manifests of a snapshot: its manifest list, or a v1 snapshot's inline `manifests`. */
   manifests(snapshot: Snapshot): Promise<readonly ManifestFile[]>;
-  /** Every entry of a manifest (DELETED ones included), inheritance applied, in file order. */
-  entries(manifest: ManifestFile, request: EntriesRequest): Promise<readonly ManifestEntry[]>;
+  /** Entries of a manifest (or of a range of it). */
+  read(manifest: ManifestFile, request: EntriesRequest): Promise<ManifestSlice>;
 }
 
 export function fileManifestSource(io: FileIO, metadata: TableMetadata): ManifestSource {
@@ -32,9 +43,9 @@ export function fileManifestSource(io: FileIO, metadata: TableMetadata): Manifes
       // spec "Snapshots": v1 snapshots may list manifests inline instead of a manifest list
       return readInlineManifests(io, snapshot.manifests ?? [], { snapshotId: snapshot.snapshotId });
     },
-    async entries(manifest, request) {
-      const result = await readManifest(io, manifest, request);
-      return result.entries;
+    async read(manifest, request) {
+      const { entries, index } = await readManifest(io, manifest, request);
+      return { entries, index };
     },
   };
 }

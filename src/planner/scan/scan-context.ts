@@ -1,0 +1,206 @@
+/**
+ * Everything one scan needs, built once per request: the resolved snapshot and schema, per-spec
+ * evaluators (Java ManifestGroup's per-spec caches), the snapshot's manifests and its delete
+ * index. Both a full plan and a plan-task redemption work through it.
+ */
+import pLimit, { type LimitFunction } from 'p-limit';
+import { fail } from '../../errors/index.js';
+import {
+  isLiveEntry,
+  isTrue,
+  mayHaveLiveFiles,
+  type ManifestEntry,
+  type ManifestFile,
+  type PartitionSpec,
+  type Schema,
+  type TableMetadata,
+} from '../../iceberg/index.js';
+import { DeleteFileIndex } from '../deletes/index.js';
+import { InclusiveMetricsEvaluator, ManifestEvaluator, PartitionEvaluator, ResidualEvaluator } from '../expressions/index.js';
+import type { FileTask } from './file-task.js';
+import type { EntriesRequest, ManifestSlice, ManifestSource } from './manifest-source.js';
+import { columnIds, filterFieldIds } from './referenced-fields.js';
+import type { ScanRequest } from './scan-request.js';
+import { resolveScanTarget, type ScanTarget } from './scan-target.js';
+
+export interface PlanStats {
+  manifests: number;
+  dataManifestsRead: number;
+  deleteManifestsRead: number;
+  manifestsSkipped: number;
+  dataFilesKept: number;
+  dataFilesPruned: number;
+  deleteFilesIndexed: number;
+  deletesAttached: number;
+}
+
+export interface PlanOptions {
+  readonly source: ManifestSource;
+  /** Manifests read at once (default 8). */
+  readonly concurrency?: number;
+  /**
+   * Shares delete indexes between requests: called with a key naming every input the index
+   * depends on (table, snapshot, filter) and the computation. Default: build per scan.
+   */
+  readonly deleteIndexCache?: (key: string, build: () => Promise<DeleteFileIndex>) => Promise<DeleteFileIndex>;
+  /** The table identity for cache keys (uuid or location). */
+  readonly tableKey?: string;
+}
+
+interface SpecEvaluators {
+  readonly manifest: ManifestEvaluator;
+  readonly partition: PartitionEvaluator;
+  readonly residual: ResidualEvaluator;
+}
+
+export class ScanContext {
+  readonly target: ScanTarget;
+  readonly schema: Schema;
+  readonly specsById: ReadonlyMap<number, PartitionSpec>;
+  /** Field ids whose stats data files carry on the wire (`stats-fields`). */
+  readonly statsFieldIds: ReadonlySet<number>;
+  readonly stats: PlanStats = {
+    manifests: 0,
+    dataManifestsRead: 0,
+    deleteManifestsRead: 0,
+    manifestsSkipped: 0,
+    dataFilesKept: 0,
+    dataFilesPruned: 0,
+    deleteFilesIndexed: 0,
+    deletesAttached: 0,
+  };
+  private readonly filterIds: ReadonlySet<number>;
+  private readonly evaluators = new Map<number, SpecEvaluators>();
+  private readonly metrics: InclusiveMetricsEvaluator;
+  private readonly filtered: boolean;
+  private readonly limit: LimitFunction;
+  private manifestsMemo?: Promise<readonly ManifestFile[]>;
+  private deletesMemo?: Promise<{ index: DeleteFileIndex; equalityIds: readonly number[] }>;
+
+  constructor(
+    readonly metadata: TableMetadata,
+    readonly request: ScanRequest,
+    private readonly options: PlanOptions,
+  ) {
+    this.target = resolveScanTarget(metadata, request);
+    this.schema = this.target.schema;
+    this.specsById = new Map(metadata.partitionSpecs.map((s) => [s.specId, s] as const));
+    const { filter, caseSensitive } = request;
+    // Validate the request against the scan schema before any I/O (400s name the column).
+    if (request.select) columnIds(request.select, this.schema, caseSensitive, 'select');
+    this.statsFieldIds = request.statsFields ? columnIds(request.statsFields, this.schema, caseSensitive, 'stats-fields') : new Set();
+    this.filterIds = filterFieldIds(filter, this.schema, caseSensitive);
+    this.metrics = new InclusiveMetricsEvaluator(this.schema, filter, caseSensitive);
+    // Java ManifestReader evaluates entries only when a filter is set: an unfiltered scan keeps
+    // every live file, even one whose record_count is 0 (which the metrics evaluator would drop).
+    this.filtered = !isTrue(filter);
+    this.limit = pLimit(options.concurrency ?? 8);
+  }
+
+  private forSpec(specId: number): SpecEvaluators {
+    let e = this.evaluators.get(specId);
+    if (!e) {
+      const spec = this.specsById.get(specId);
+      if (!spec) throw fail('INVALID_METADATA', `Manifest refers to unknown partition spec id ${specId}`);
+      const { filter, caseSensitive } = this.request;
+      e = {
+        manifest: new ManifestEvaluator(spec, this.schema, filter, caseSensitive),
+        partition: new PartitionEvaluator(spec, this.schema, filter, caseSensitive),
+        residual: new ResidualEvaluator(spec, this.schema, filter, caseSensitive),
+      };
+      this.evaluators.set(specId, e);
+    }
+    return e;
+  }
+
+  /** The snapshot's manifests (read once per scan); empty for a table without snapshots. */
+  manifests(): Promise<readonly ManifestFile[]> {
+    if (this.target.kind === 'empty') return Promise.resolve([]);
+    const snapshot = this.target.snapshot;
+    this.manifestsMemo ??= this.options.source.manifests(snapshot).then((m) => {
+      this.stats.manifests = m.length;
+      return m;
+    });
+    return this.manifestsMemo;
+  }
+
+  private keep(m: ManifestFile): boolean {
+    return mayHaveLiveFiles(m) && this.forSpec(m.specId).manifest.mightMatch(m);
+  }
+
+  /** Data manifests the scan reads, in manifest-list order. */
+  async dataManifests(): Promise<ManifestFile[]> {
+    const incremental = this.target.kind === 'incremental' ? this.target.appendSnapshotIds : undefined;
+    // §12.8: an incremental append scan reads only data manifests added by its append snapshots.
+    return (await this.manifests()).filter(
+      (m) => m.content === 0 && (!incremental || incremental.has(m.addedSnapshotId)) && this.keep(m),
+    );
+  }
+
+  private matches(entry: ManifestEntry): boolean {
+    if (!this.filtered) return true;
+    return this.forSpec(entry.file.specId).partition.matches(entry.file.partition) && this.metrics.mightMatch(entry.file);
+  }
+
+  /** The live delete files of the snapshot that can apply to matching rows (built once per scan, or shared). */
+  private deletes(): Promise<{ index: DeleteFileIndex; equalityIds: readonly number[] }> {
+    this.deletesMemo ??= (async () => {
+      const build = async (): Promise<DeleteFileIndex> => {
+        // §12.8: an incremental append scan attaches no deletes.
+        if (this.target.kind === 'incremental') return DeleteFileIndex.build([], this);
+        const deleteManifests = (await this.manifests()).filter((m) => m.content === 1 && this.keep(m));
+        this.stats.deleteManifestsRead = deleteManifests.length;
+        // Delete files keep all their stats: file_path bounds scope position deletes, equality ids prune.
+        const slices = await Promise.all(deleteManifests.map((m) => this.read(m, {})));
+        const live = slices.flatMap((s) => s.entries).filter((e) => isLiveEntry(e) && this.matches(e));
+        return DeleteFileIndex.build(live, this);
+      };
+      const key = this.deleteIndexKey();
+      const index = key && this.options.deleteIndexCache ? await this.options.deleteIndexCache(key, build) : await build();
+      this.stats.deleteFilesIndexed = index.size;
+      return { index, equalityIds: index.equalityFieldIds() };
+    })();
+    return this.deletesMemo;
+  }
+
+  private deleteIndexKey(): string | undefined {
+    if (this.options.tableKey === undefined || this.target.kind === 'empty') return undefined;
+    const { filter, caseSensitive } = this.request;
+    return JSON.stringify([this.options.tableKey, String(this.target.snapshot.snapshotId), this.schema.schemaId, caseSensitive, filterKey(filter)]);
+  }
+
+  /** Reads a manifest (or a range of it) through the source, bounded in concurrency. */
+  read(manifest: ManifestFile, request: Partial<EntriesRequest>): Promise<ManifestSlice> {
+    return this.limit(() => this.options.source.read(manifest, { specsById: this.specsById, schema: this.schema, ...request }));
+  }
+
+  /** Column ids whose stats data entries must keep: filter, stats-fields and equality-delete pruning. */
+  async dataStatsIds(): Promise<ReadonlySet<number>> {
+    const { equalityIds } = await this.deletes();
+    return new Set([...this.filterIds, ...this.statsFieldIds, ...equalityIds]);
+  }
+
+  /** Turns data entries into tasks: live, matching, with their deletes and residual. Keeps entry order. */
+  async tasksFor(entries: readonly ManifestEntry[]): Promise<FileTask[]> {
+    const { index } = await this.deletes();
+    const incremental = this.target.kind === 'incremental' ? this.target.appendSnapshotIds : undefined;
+    const tasks: FileTask[] = [];
+    for (const entry of entries) {
+      if (!isLiveEntry(entry) || entry.file.content !== 0) continue;
+      if (incremental && (entry.status !== 1 || !incremental.has(entry.snapshotId))) continue;
+      if (!this.matches(entry)) {
+        this.stats.dataFilesPruned++;
+        continue;
+      }
+      const deletes = index.forDataFile(entry.dataSequenceNumber, entry.file);
+      this.stats.deletesAttached += deletes.length;
+      tasks.push({ data: entry, deletes, residual: this.forSpec(entry.file.specId).residual.residualFor(entry.file.partition) });
+    }
+    this.stats.dataFilesKept += tasks.length;
+    return tasks;
+  }
+}
+
+function filterKey(filter: unknown): string {
+  return JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}
