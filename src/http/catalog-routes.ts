@@ -35,6 +35,12 @@ export function readCatalogPath(ctx: RouteContext): CatalogPath {
   return { prefix, namespace, table };
 }
 
+/** The `{plan-id}` path segment, decoded as Java's RESTUtil.decodeString does (wire-format §3). */
+function planIdOf(ctx: RouteContext): string {
+  const raw = rawPathParams(ctx.specPath, ctx.request.raw.url ?? '/')['plan-id'] ?? '';
+  return decodeSegment(raw, 'BAD_REQUEST', 'plan id');
+}
+
 function page(ctx: RouteContext) {
   const query = ctx.request.query;
   return { pageToken: queryParam(query, 'pageToken', 'INVALID_PAGE'), pageSize: queryParam(query, 'pageSize', 'INVALID_PAGE') };
@@ -105,6 +111,30 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
       async (ctx) => {
         const { prefix, namespace, table } = readCatalogPath(ctx);
         return sendJson(ctx.reply, 200, await service.planTableScan(prefix, { namespace, name: table }, ctx.request.body));
+      },
+    ],
+    [
+      ENDPOINTS.fetchPlanningResult,
+      async (ctx) => {
+        const { prefix, namespace, table } = readCatalogPath(ctx);
+        const planId = planIdOf(ctx);
+        return sendJson(ctx.reply, 200, await service.fetchPlanningResult(prefix, { namespace, name: table }, planId));
+      },
+    ],
+    [
+      // REST spec cancelPlanning: 204, no body.
+      ENDPOINTS.cancelPlanning,
+      async (ctx) => {
+        const { prefix, namespace, table } = readCatalogPath(ctx);
+        await service.cancelPlanning(prefix, { namespace, name: table }, planIdOf(ctx));
+        return ctx.reply.code(204).send();
+      },
+    ],
+    [
+      ENDPOINTS.fetchScanTasks,
+      async (ctx) => {
+        const { prefix, namespace, table } = readCatalogPath(ctx);
+        return sendJson(ctx.reply, 200, await service.fetchScanTasks(prefix, { namespace, name: table }, ctx.request.body));
       },
     ],
   ]);

@@ -11,6 +11,9 @@ export const ENDPOINTS = {
   tableExists: 'HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   // Java Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN (wire-format §1): exact string clients gate planning on.
   planTableScan: 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan',
+  fetchPlanningResult: 'GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}',
+  cancelPlanning: 'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}',
+  fetchScanTasks: 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks',
 } as const;
 
 /** What every catalog served by Icefront implements: the read half of the catalog API. */
@@ -23,8 +26,16 @@ export const READ_ENDPOINTS: readonly string[] = [
   ENDPOINTS.tableExists,
 ];
 
-/** Scan-planning endpoints served for catalogs with planning on. */
-export const PLANNING_ENDPOINTS: readonly string[] = [ENDPOINTS.planTableScan];
+/**
+ * Scan-planning endpoints served for catalogs with planning on. All four: iceberg-go plans
+ * server-side only when all are advertised, and Java needs /tasks for plan tasks (wire-format §10.3).
+ */
+export const PLANNING_ENDPOINTS: readonly string[] = [
+  ENDPOINTS.planTableScan,
+  ENDPOINTS.fetchPlanningResult,
+  ENDPOINTS.cancelPlanning,
+  ENDPOINTS.fetchScanTasks,
+];
 
 /**
  * The namespace separator advertised in `/v1/config` overrides, URL-encoded as the spec asks

@@ -6,6 +6,7 @@ import { loadTableETag } from './etag.js';
 import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
 import { paginate } from './pagination.js';
 import { explainTableScan, type PlanExplanation } from './plan-scan.js';
+import { createScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
 import type {
   CatalogConfigResponse,
   GetNamespaceResponse,
@@ -14,12 +15,16 @@ import type {
   LoadTableResponse,
   PageRequest,
   PlanTableScanResult,
+  FetchPlanningResult,
+  FetchScanTasksResult,
   SnapshotsMode,
 } from './wire-types.js';
 
 export interface ServiceOptions {
   /** Catalogs by prefix (the catalog name clients put in `/v1/{prefix}/…`). */
   readonly catalogs: ReadonlyMap<string, Catalog>;
+  /** Batching, plan-task keys and caches of the scan-planning protocol (default: batches of 100, no caches). */
+  readonly planning?: ScanPlanningOptions;
 }
 
 /** The read use cases of the REST catalog API, free of HTTP. Errors are IcefrontErrors. */
@@ -30,8 +35,14 @@ export interface Service {
   listTables(prefix: string, namespace: Namespace, page: PageRequest): Promise<ListTablesResponse>;
   /** `snapshots` is the raw query value: absent, `all` or `refs`. */
   loadTable(prefix: string, identifier: TableIdentifier, snapshots: string | undefined): Promise<LoadTableResponse>;
-  /** REST planTableScan: plans synchronously and answers `completed` with every task inline. */
+  /** REST planTableScan: plans synchronously; `completed` with the first batch inline and plan tasks for the rest. */
   planTableScan(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanTableScanResult>;
+  /** REST fetchPlanningResult: the plan a plan id pins, planned again (any replica can answer). */
+  fetchPlanningResult(prefix: string, identifier: TableIdentifier, planId: string): Promise<FetchPlanningResult>;
+  /** REST cancelPlanning: nothing runs in the background, so there is nothing to cancel. */
+  cancelPlanning(prefix: string, identifier: TableIdentifier, planId: string): Promise<void>;
+  /** REST fetchScanTasks: the tasks of one plan task. */
+  fetchScanTasks(prefix: string, identifier: TableIdentifier, body: unknown): Promise<FetchScanTasksResult>;
   /** The same plan with its pruning summary (the `icefront plan` command). */
   explainTableScan(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation>;
   /** Answers an operation the catalog behind `prefix` does not serve: always throws. */
@@ -50,11 +61,17 @@ export function createService(options: ServiceOptions): Service {
     return catalog;
   }
 
-  async function explain(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation> {
+  const scanPlanning = createScanPlanning(options.planning ?? { batchSize: 100, maxResponseBytes: 1024 * 1024 });
+
+  /** The catalog behind `prefix`, if it plans scans, and the checked table identifier. */
+  function planningTarget(prefix: string, identifier: TableIdentifier): [Catalog, TableIdentifier] {
     const catalog = catalogFor(prefix);
     if (!catalog.planning) throw fail('UNSUPPORTED_OPERATION', `Scan planning is off for catalog ${quote(prefix)}`);
-    const id = checkTableIdentifier(identifier.namespace, identifier.name);
-    return explainTableScan(catalog, id, body);
+    return [catalog, checkTableIdentifier(identifier.namespace, identifier.name)];
+  }
+
+  async function explain(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation> {
+    return explainTableScan(...planningTarget(prefix, identifier), body);
   }
 
   return {
@@ -106,7 +123,20 @@ export function createService(options: ServiceOptions): Service {
     },
 
     async planTableScan(prefix, identifier, body) {
-      return (await explain(prefix, identifier, body)).result;
+      return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier), body);
+    },
+
+    async fetchPlanningResult(prefix, identifier, planId) {
+      return scanPlanning.fetchPlan(prefix, ...planningTarget(prefix, identifier), planId);
+    },
+
+    async cancelPlanning(prefix, identifier) {
+      // Spec cancelPlanning: 204 even for unknown or finished plans (Java calls it after every scan).
+      planningTarget(prefix, identifier);
+    },
+
+    async fetchScanTasks(prefix, identifier, body) {
+      return scanPlanning.fetchTasks(prefix, ...planningTarget(prefix, identifier), body);
     },
 
     explainTableScan: explain,

@@ -58,6 +58,19 @@ export interface PlanTableScanResult {
   readonly 'plan-id': string;
   readonly 'delete-files'?: readonly Record<string, unknown>[];
   readonly 'file-scan-tasks': readonly Record<string, unknown>[];
+  readonly 'plan-tasks'?: readonly string[];
+}
+
+/** REST spec FetchScanTasksResult (ScanTasks): always `file-scan-tasks`, possibly empty. */
+export interface FetchScanTasksResult {
+  readonly 'delete-files'?: readonly Record<string, unknown>[];
+  readonly 'file-scan-tasks': readonly Record<string, unknown>[];
+  readonly 'plan-tasks'?: readonly string[];
+}
+
+/** REST spec FetchPlanningResult, `completed` (CompletedPlanningResult: no plan-id). */
+export interface FetchPlanningResult extends FetchScanTasksResult {
+  readonly status: 'completed';
 }
 
 /** The `snapshots` query parameter of loadTable. */

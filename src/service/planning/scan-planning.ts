@@ -1,0 +1,169 @@
+/**
+ * The REST scan-planning protocol over the in-process planner (REST spec planTableScan,
+ * fetchPlanningResult, cancelPlanning, fetchScanTasks; Gravitino design §5 and §8.5):
+ * - /plan pins the snapshot, plans, answers `completed` with the first batch inline and one
+ *   stateless plan task per further batch (manifest entry ranges);
+ * - /tasks redeems a plan task by reading only its manifest slices plus the snapshot's delete index;
+ * - GET /plan/{id} re-plans the pinned scan a plan id carries; DELETE answers 204.
+ */
+import type { Catalog, LoadedTable, TableIdentifier } from '../../catalogs/index.js';
+import type { ComputeCache } from '../../cache/index.js';
+import { fail } from '../../errors/index.js';
+import type { Metrics } from '../../observability/index.js';
+import {
+  compareTasks,
+  fileManifestSource,
+  parseScanRequest,
+  planByManifest,
+  planRanges,
+  resolveScanTarget,
+  scanTasksToJson,
+  type DeleteFileIndex,
+  type ManifestSlice,
+  type ManifestSource,
+  type PlanOptions,
+  type ScanRequest,
+} from '../../planner/index.js';
+import { decodePlanId, decodePlanTask, encodePlanId, encodePlanTask, planTaskMatches, type PlanRef, type TableBinding } from '../../tokens/index.js';
+import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
+import { cutBatches } from './batches.js';
+import { cachingManifestSource } from './caching-source.js';
+import { requestOf, scanOf } from './scan-codec.js';
+
+export interface ScanPlanningOptions {
+  /** Tasks per response; 0 = everything inline. */
+  readonly batchSize: number;
+  readonly maxResponseBytes: number;
+  /** HMAC key shared by replicas; unsigned strings when absent. */
+  readonly tokenKey?: Buffer;
+  readonly manifestCache?: ComputeCache<ManifestSlice>;
+  readonly deleteIndexCache?: ComputeCache<DeleteFileIndex>;
+  readonly metrics?: Metrics;
+}
+
+export interface ScanPlanning {
+  plan(prefix: string, catalog: Catalog, id: TableIdentifier, body: unknown): Promise<PlanTableScanResult>;
+  fetchPlan(prefix: string, catalog: Catalog, id: TableIdentifier, planId: string): Promise<FetchPlanningResult>;
+  fetchTasks(prefix: string, catalog: Catalog, id: TableIdentifier, body: unknown): Promise<FetchScanTasksResult>;
+}
+
+/** The snapshot id a plan id of a table without snapshots carries (never a real snapshot id). */
+const NO_SNAPSHOT = -1n;
+
+export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
+  const key = options.tokenKey;
+
+  function planOptions(table: LoadedTable): PlanOptions {
+    const tableKey = table.metadata.tableUuid ?? table.metadata.location;
+    let source: ManifestSource = fileManifestSource(table.io, table.metadata);
+    if (options.manifestCache) source = cachingManifestSource(source, options.manifestCache, tableKey, options.metrics);
+    const deleteCache = options.deleteIndexCache;
+    return {
+      source,
+      tableKey,
+      ...(deleteCache && {
+        deleteIndexCache: (k: string, build: () => Promise<DeleteFileIndex>) =>
+          deleteCache.get(k, () => {
+            options.metrics?.deleteIndexBuilds.inc();
+            return build();
+          }),
+      }),
+    };
+  }
+
+  function binding(prefix: string, table: LoadedTable): TableBinding {
+    const { namespace, name } = table.identifier;
+    return { catalog: prefix, namespace: [...namespace], table: name, ...(table.metadata.tableUuid && { tableUuid: table.metadata.tableUuid }) };
+  }
+
+  /** Plans a pinned scan and cuts it into the inline batch and plan tasks. */
+  async function planPinned(prefix: string, table: LoadedTable, request: ScanRequest, ref: PlanRef) {
+    const plan = await planByManifest(table.metadata, request, planOptions(table));
+    const ctx = { specsById: plan.specsById, schema: plan.schema, statsFieldIds: plan.statsFieldIds };
+    const batches = cutBatches(
+      plan.manifests,
+      {
+        batchSize: options.batchSize,
+        maxBytes: options.maxResponseBytes,
+        ...(request.minRowsRequested !== undefined && { minRows: request.minRowsRequested }),
+      },
+      ctx,
+    );
+    const [first, ...rest] = batches;
+    const planTasks = rest.map((b) => encodePlanTask({ ...ref, ranges: b.ranges }, key));
+    const inline = scanTasksToJson([...first!.tasks].sort(compareTasks), ctx);
+    return { inline, planTasks };
+  }
+
+  return {
+    async plan(prefix, catalog, id, body) {
+      options.metrics?.planRequests.inc();
+      const request = parseScanRequest(body);
+      const table = await catalog.loadTable(id);
+      // Pin the snapshot a request leaves open, so a commit between /plan and /tasks changes nothing.
+      const target = resolveScanTarget(table.metadata, request);
+      if (target.kind === 'empty') {
+        const none: PlanRef = { ...binding(prefix, table), snapshotId: NO_SNAPSHOT, scan: scanOf(request) };
+        return { status: 'completed', 'plan-id': encodePlanId(none, key), 'file-scan-tasks': [] };
+      }
+      const pinned: ScanRequest = target.kind === 'incremental' ? request : { ...request, snapshotId: target.snapshot.snapshotId };
+      const ref: PlanRef = { ...binding(prefix, table), snapshotId: target.snapshot.snapshotId, scan: scanOf(pinned) };
+      const { inline, planTasks } = await planPinned(prefix, table, pinned, ref);
+      return {
+        status: 'completed',
+        'plan-id': encodePlanId(ref, key),
+        ...inline,
+        ...(planTasks.length > 0 && { 'plan-tasks': planTasks }),
+      };
+    },
+
+    async fetchPlan(prefix, catalog, id, planId) {
+      const table = await catalog.loadTable(id);
+      const ref = decodePlanId(planId, key);
+      if (!ref || !planTaskMatches(ref, binding(prefix, table)))
+        throw fail('NO_SUCH_PLAN_ID', `Unknown plan id for table ${[...id.namespace, id.name].join('.')}`);
+      if (ref.snapshotId === NO_SNAPSHOT && table.metadata.snapshots.length === 0) return { status: 'completed', 'file-scan-tasks': [] };
+      const request = pinnedRequest(table, ref, 'NO_SUCH_PLAN_ID');
+      const { inline, planTasks } = await planPinned(prefix, table, request, ref);
+      return { status: 'completed', ...inline, ...(planTasks.length > 0 && { 'plan-tasks': planTasks }) };
+    },
+
+    async fetchTasks(prefix, catalog, id, body) {
+      options.metrics?.taskRequests.inc();
+      const text = planTaskOf(body);
+      // A missing table is reported as such, before the plan task is looked at.
+      const table = await catalog.loadTable(id);
+      const task = decodePlanTask(text, key);
+      if (!task || !planTaskMatches(task, binding(prefix, table))) throw noSuchPlanTask();
+      const request = pinnedRequest(table, task, 'NO_SUCH_PLAN_TASK');
+      const plan = await planRanges(table.metadata, request, task.ranges, planOptions(table));
+      if (!plan) throw noSuchPlanTask();
+      return scanTasksToJson(plan.tasks, plan);
+    },
+  };
+}
+
+/** The scan a plan id or task pins, if its snapshot still exists (else the string has expired). */
+function pinnedRequest(table: LoadedTable, ref: PlanRef, code: 'NO_SUCH_PLAN_ID' | 'NO_SUCH_PLAN_TASK'): ScanRequest {
+  const gone = () => fail(code, code === 'NO_SUCH_PLAN_ID' ? 'Unknown or expired plan id' : 'Unknown or expired plan task');
+  if (!table.metadata.snapshots.some((s) => s.snapshotId === ref.snapshotId)) throw gone();
+  try {
+    return requestOf(ref.scan, ref.snapshotId);
+  } catch {
+    throw gone();
+  }
+}
+
+function planTaskOf(body: unknown): string {
+  // REST spec FetchScanTasksRequest: { "plan-task": string }
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw fail('BAD_REQUEST', 'Invalid fetch-tasks request: the body must be a JSON object');
+  const text = (body as Record<string, unknown>)['plan-task'];
+  if (typeof text !== 'string') throw fail('BAD_REQUEST', "Invalid fetch-tasks request: 'plan-task' must be a string");
+  return text;
+}
+
+function noSuchPlanTask() {
+  return fail('NO_SUCH_PLAN_TASK', 'Unknown or expired plan task');
+}
+

@@ -1,0 +1,90 @@
+/**
+ * The pinned scan inside plan tasks and plan ids (Gravitino design §8.5.2 `scan`: entry positions
+ * and residuals depend on the filter and case sensitivity, so the scan travels with the work).
+ *
+ * Payload keys (short, to keep tokens small):
+ *   f     filter, legacy JSON as `expressionToJson` writes it (`true` when there is none)
+ *   sel   select (column names, in the client's order), omitted when absent
+ *   cs    case-sensitive
+ *   uss   use-snapshot-schema
+ *   sf    stats-fields, omitted when absent
+ *   from  start-snapshot-id of an incremental scan (exclusive), omitted when absent
+ *   to    end-snapshot-id of an incremental scan (inclusive), omitted when absent
+ */
+import { JsonFloat, parseExpression, stringifyJson } from '../iceberg/index.js';
+import { boolean, long, object, optional, reject, stringList, type JsonObject } from './strict-json.js';
+
+export interface PlanScan {
+  /** The filter in the legacy JSON form (`expressionToJson`); bigint and JsonFloat literals kept. */
+  readonly filter: unknown;
+  readonly select?: readonly string[];
+  readonly caseSensitive: boolean;
+  readonly useSnapshotSchema: boolean;
+  readonly statsFields?: readonly string[];
+  readonly startSnapshotId?: bigint;
+  readonly endSnapshotId?: bigint;
+}
+
+const REQUIRED = ['f', 'cs', 'uss'];
+const OPTIONAL = ['sel', 'sf', 'from', 'to'];
+
+/** The payload form of a scan, keys in a fixed order. */
+export function scanToJson(scan: PlanScan): JsonObject {
+  return {
+    f: scan.filter,
+    ...(scan.select !== undefined && { sel: scan.select }),
+    cs: scan.caseSensitive,
+    uss: scan.useSnapshotSchema,
+    ...(scan.statsFields !== undefined && { sf: scan.statsFields }),
+    ...(scan.startSnapshotId !== undefined && { from: scan.startSnapshotId }),
+    ...(scan.endSnapshotId !== undefined && { to: scan.endSnapshotId }),
+  };
+}
+
+/** Reads a payload scan; rejects a filter that does not parse, or a start without an end. */
+export function scanFromJson(v: unknown): PlanScan {
+  const obj = object(v, REQUIRED, OPTIONAL);
+  const filter = obj['f'];
+  try {
+    parseExpression(filter);
+  } catch {
+    reject();
+  }
+  const select = optional(obj, 'sel', stringList);
+  const statsFields = optional(obj, 'sf', stringList);
+  const startSnapshotId = optional(obj, 'from', long);
+  const endSnapshotId = optional(obj, 'to', long);
+  // Java PlanTableScanRequest.validate: start-snapshot-id requires end-snapshot-id
+  if (startSnapshotId !== undefined && endSnapshotId === undefined) reject();
+  return {
+    filter,
+    ...(select !== undefined && { select }),
+    caseSensitive: boolean(obj['cs']),
+    useSnapshotSchema: boolean(obj['uss']),
+    ...(statsFields !== undefined && { statsFields }),
+    ...(startSnapshotId !== undefined && { startSnapshotId }),
+    ...(endSnapshotId !== undefined && { endSnapshotId }),
+  };
+}
+
+/**
+ * A deterministic string for a scan, for cache keys: equal scans give equal strings whatever the
+ * key order of their filter objects. `select` and `stats-fields` are kept in the order given, so
+ * two scans that differ only in that order get different keys (a cache miss, never a wrong hit).
+ */
+export function canonicalScanJson(scan: PlanScan): string {
+  return stringifyJson(sortKeys(scanToJson(scan)));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (typeof v !== 'object' || v === null || v instanceof JsonFloat) return v;
+  const obj = v as JsonObject;
+  const out: JsonObject = {};
+  for (const k of Object.keys(obj).sort()) {
+    const value = sortKeys(obj[k]);
+    // `__proto__` from parsed JSON is plain data; assignment would set the prototype instead
+    Object.defineProperty(out, k, { value, writable: true, enumerable: true, configurable: true });
+  }
+  return out;
+}
