@@ -3,10 +3,14 @@
  * Nothing imports this file; cli.ts and tests call it.
  */
 import type { FastifyInstance } from 'fastify';
+import { createComputeCache } from './cache/index.js';
 import { createFilesystemCatalog, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
-import { createLogger, type Logger } from './observability/index.js';
-import { createService, type Service } from './service/index.js';
+import { createLogger, createMetrics, type CacheMetrics, type Logger, type Metrics } from './observability/index.js';
+import type { ManifestFile } from './iceberg/index.js';
+import type { DeleteFileIndex, ManifestSlice } from './planner/index.js';
+import { createService, manifestListBytes, sliceBytes, type Service } from './service/index.js';
+import { tokenKey } from './tokens/index.js';
 import { buildServer } from './http/index.js';
 
 export interface Icefront {
@@ -20,18 +24,55 @@ export interface RunningIcefront extends Icefront {
   close(): Promise<void>;
 }
 
-/** The catalogs and the use cases over them, without HTTP (the CLI's `plan` uses this). */
-export function buildService(config: Config): Service {
+/**
+ * The catalogs and the use cases over them, without HTTP (the CLI's `plan` uses this). The
+ * planning caches share one byte budget (`planning.cache-bytes`): 70% for decoded manifest
+ * slices, 5% for manifest lists, 25% for delete indexes.
+ */
+export function buildService(config: Config, metrics: Metrics = createMetrics()): Service {
   const catalogs = new Map<string, Catalog>();
   for (const [name, catalogConfig] of config.catalogs) {
     catalogs.set(name, createFilesystemCatalog(catalogConfig));
   }
-  return createService({ catalogs });
+  const budget = config.planning.cacheBytes;
+  const manifestMetrics: CacheMetrics = {
+    ...metrics.cache,
+    coalesced: (cache) => {
+      metrics.cache.coalesced(cache);
+      metrics.manifestReadsCoalesced.inc();
+    },
+  };
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.7), sizeOf: sliceBytes, metrics: manifestMetrics });
+  const lists = createComputeCache<readonly ManifestFile[]>({
+    name: 'manifest-lists',
+    maxBytes: Math.floor(budget * 0.05),
+    sizeOf: manifestListBytes,
+    metrics: metrics.cache,
+  });
+  const deleteIndexCache = createComputeCache<DeleteFileIndex>({
+    name: 'delete-index',
+    maxBytes: Math.floor(budget * 0.25),
+    sizeOf: (index) => 1024 + index.size * 1024,
+    metrics: metrics.cache,
+  });
+  const key = tokenKey(config.planning);
+  return createService({
+    catalogs,
+    planning: {
+      batchSize: config.planning.batchSize,
+      maxResponseBytes: config.planning.maxResponseBytes,
+      manifestCaches: { slices, lists },
+      deleteIndexCache,
+      metrics,
+      ...(key && { tokenKey: key }),
+    },
+  });
 }
 
 export function buildIcefront(config: Config, options: { logger?: Logger } = {}): Icefront {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const app = buildServer({ service: buildService(config), logger, bodyLimit: config.server.bodyLimit });
+  const metrics = createMetrics();
+  const app = buildServer({ service: buildService(config, metrics), logger, bodyLimit: config.server.bodyLimit, metrics });
   return { app, logger };
 }
 

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
-import { createLogger, type Logger } from '../observability/index.js';
+import { createLogger, type Logger, type Metrics } from '../observability/index.js';
 import type { Service } from '../service/index.js';
 import { catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
 import { clientErrorResponse, methodNotAllowed, sendError } from './error-response.js';
@@ -17,11 +17,14 @@ export interface BuildServerOptions {
   readonly logger?: Logger;
   /** Largest request body accepted, in bytes (larger → 413). */
   readonly bodyLimit: number;
+  /** Served at GET /metrics, with request durations per route; no /metrics without it. */
+  readonly metrics?: Metrics;
 }
 
 /** Long enough for deeply nested namespaces with long level names; beyond it → 400. */
 const MAX_PATH_SEGMENT = 16 * 1024;
 const HEALTH: SpecPath = { path: '/healthz', methods: ['GET'] };
+const METRICS: SpecPath = { path: '/metrics', methods: ['GET'] };
 
 /** The fastify app serving the REST catalog read API. It does not listen; the caller does. */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
@@ -61,8 +64,23 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   const handlers = new Map(catalogRoutes(options.service));
   handlers.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
-  for (const spec of [...SPEC_PATHS, HEALTH]) {
-    app.route({ method: [...ALL_METHODS], url: toRouterPath(spec.path), handler: dispatcher(spec, handlers, options.service) });
+  const metrics = options.metrics;
+  const paths = [...SPEC_PATHS, HEALTH];
+  if (metrics) {
+    handlers.set(`GET ${METRICS.path}`, async (ctx) => ctx.reply.code(200).type(metrics.contentType).send(await metrics.render()));
+    paths.push(METRICS);
+  }
+  for (const spec of paths) {
+    app.route({
+      method: [...ALL_METHODS],
+      url: toRouterPath(spec.path),
+      handler: dispatcher(spec, handlers, options.service),
+      // Request durations per spec route template (never the raw path: unbounded label values).
+      ...(metrics && {
+        onResponse: async (request: FastifyRequest, reply: FastifyReply) =>
+          metrics.observeHttpRequest({ route: spec.path, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000),
+      }),
+    });
   }
   return app;
 }

@@ -1,7 +1,7 @@
 export { createService, type Service, type ServiceOptions } from './service.js';
 export type { PlanExplanation } from './plan-scan.js';
 export { createScanPlanning, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
-export { sliceBytes } from './planning/caching-source.js';
+export { manifestListBytes, sliceBytes, type ManifestCaches } from './planning/caching-source.js';
 export { ENDPOINTS, READ_ENDPOINTS, PLANNING_ENDPOINTS, NAMESPACE_SEPARATOR } from './endpoints.js';
 export { MAX_PAGE_SIZE } from './pagination.js';
 export type {

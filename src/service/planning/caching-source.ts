@@ -8,14 +8,18 @@ import type { ManifestFile } from '../../iceberg/index.js';
 import type { ManifestSlice, ManifestSource } from '../../planner/index.js';
 import type { Metrics } from '../../observability/index.js';
 
-export function cachingManifestSource(
-  base: ManifestSource,
-  cache: ComputeCache<ManifestSlice>,
-  tableKey: string,
-  metrics?: Metrics,
-): ManifestSource {
+export interface ManifestCaches {
+  readonly slices: ComputeCache<ManifestSlice>;
+  readonly lists: ComputeCache<readonly ManifestFile[]>;
+}
+
+export function cachingManifestSource(base: ManifestSource, caches: ManifestCaches, tableKey: string, metrics?: Metrics): ManifestSource {
+  const cache = caches.slices;
   return {
-    manifests: (snapshot) => base.manifests(snapshot),
+    manifests: (snapshot) =>
+      caches.lists.get(JSON.stringify([tableKey, String(snapshot.snapshotId), snapshot.manifestList ?? snapshot.manifests ?? []]), () =>
+        base.manifests(snapshot),
+      ),
     read(manifest, request) {
       const key = JSON.stringify([
         tableKey,
@@ -36,6 +40,13 @@ export function cachingManifestSource(
 /** What a manifest's entries inherit from its list entry (spec "Sequence Number Inheritance"). */
 function manifestIdentity(m: ManifestFile): string[] {
   return [m.path, String(m.length), String(m.specId), String(m.sequenceNumber), String(m.addedSnapshotId), String(m.firstRowId ?? '')];
+}
+
+/** Rough retained size of a manifest list. */
+export function manifestListBytes(list: readonly ManifestFile[]): number {
+  let bytes = 256;
+  for (const m of list) bytes += 300 + m.path.length * 2 + (m.partitions?.length ?? 0) * 96;
+  return bytes;
 }
 
 /** Rough retained size of a slice: the cache bound is about memory, so over-estimate. */

@@ -19,7 +19,6 @@ import {
   resolveScanTarget,
   scanTasksToJson,
   type DeleteFileIndex,
-  type ManifestSlice,
   type ManifestSource,
   type PlanOptions,
   type ScanRequest,
@@ -27,7 +26,7 @@ import {
 import { decodePlanId, decodePlanTask, encodePlanId, encodePlanTask, planTaskMatches, type PlanRef, type TableBinding } from '../../tokens/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { cutBatches } from './batches.js';
-import { cachingManifestSource } from './caching-source.js';
+import { cachingManifestSource, type ManifestCaches } from './caching-source.js';
 import { requestOf, scanOf } from './scan-codec.js';
 
 export interface ScanPlanningOptions {
@@ -36,7 +35,7 @@ export interface ScanPlanningOptions {
   readonly maxResponseBytes: number;
   /** HMAC key shared by replicas; unsigned strings when absent. */
   readonly tokenKey?: Buffer;
-  readonly manifestCache?: ComputeCache<ManifestSlice>;
+  readonly manifestCaches?: ManifestCaches;
   readonly deleteIndexCache?: ComputeCache<DeleteFileIndex>;
   readonly metrics?: Metrics;
 }
@@ -56,7 +55,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
   function planOptions(table: LoadedTable): PlanOptions {
     const tableKey = table.metadata.tableUuid ?? table.metadata.location;
     let source: ManifestSource = fileManifestSource(table.io, table.metadata);
-    if (options.manifestCache) source = cachingManifestSource(source, options.manifestCache, tableKey, options.metrics);
+    if (options.manifestCaches) source = cachingManifestSource(source, options.manifestCaches, tableKey, options.metrics);
     const deleteCache = options.deleteIndexCache;
     return {
       source,
