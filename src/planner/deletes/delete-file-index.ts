@@ -150,16 +150,28 @@ export class DeleteFileIndex {
       }
     }
     const dv = this.dvByPath.get(file.filePath);
-    if (dv && dv.dataSequenceNumber >= dataSeq) {
+    if (dv) {
+      // Java DeleteFileIndex.findDV: a DV older than its data file, or in another partition, is corrupt
+      if (dv.dataSequenceNumber < dataSeq)
+        throw fail('INVALID_METADATA', `DV data sequence number (${dv.dataSequenceNumber}) must be greater than or equal to data file sequence number (${dataSeq})`);
+      requireSamePartition(dv.file, key, file);
       // A DV replaces every position delete file for its data file.
       out.push(dv);
       return out;
     }
-    for (const group of [this.posByPartition.get(key), this.posByPath.get(file.filePath)]) {
-      if (group) out.push(...group.from(dataSeq));
-    }
+    const byPartition = this.posByPartition.get(key);
+    if (byPartition) out.push(...byPartition.from(dataSeq));
+    const byPath = this.posByPath.get(file.filePath)?.from(dataSeq) ?? [];
+    for (const del of byPath) requireSamePartition(del.file, key, file);
+    out.push(...byPath);
     return out;
   }
+}
+
+/** Java (apache/iceberg 7f879b11): DVs and file-scoped position deletes must share their data file's spec and partition. */
+function requireSamePartition(del: ContentFile, dataKey: string, data: ContentFile): void {
+  if (partitionKey(del.specId, del.partition) !== dataKey)
+    throw fail('INVALID_METADATA', `Delete file ${del.filePath} is not in the partition of its data file ${data.filePath}`);
 }
 
 function sameBlob(a: ContentFile, b: ContentFile): boolean {

@@ -137,9 +137,12 @@ export class ScanContext {
     );
   }
 
+  private partitionMatches(entry: ManifestEntry): boolean {
+    return !this.filtered || this.forSpec(entry.file.specId).partition.matches(entry.file.partition);
+  }
+
   private matches(entry: ManifestEntry): boolean {
-    if (!this.filtered) return true;
-    return this.forSpec(entry.file.specId).partition.matches(entry.file.partition) && this.metrics.mightMatch(entry.file);
+    return this.partitionMatches(entry) && (!this.filtered || this.metrics.mightMatch(entry.file));
   }
 
   /** The live delete files of the snapshot that can apply to matching rows (built once per scan, or shared). */
@@ -152,7 +155,10 @@ export class ScanContext {
         this.stats.deleteManifestsRead = deleteManifests.length;
         // Delete files keep all their stats: file_path bounds scope position deletes, equality ids prune.
         const slices = await Promise.all(deleteManifests.map((m) => this.read(m, {})));
-        const live = slices.flatMap((s) => s.entries).filter((e) => isLiveEntry(e) && this.matches(e));
+        // Delete files are pruned by partition only. Java also applies the row filter to their
+        // column stats, but equality delete files may carry meaningless stats for non-key columns
+        // (a writer fault seen in real tables), and pruning on them resurrects deleted rows.
+        const live = slices.flatMap((s) => s.entries).filter((e) => isLiveEntry(e) && this.partitionMatches(e));
         return DeleteFileIndex.build(live, this);
       };
       const key = this.deleteIndexKey();
