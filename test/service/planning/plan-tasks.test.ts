@@ -1,0 +1,212 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import { inflateRawSync as zlibInflate } from 'node:zlib';
+import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../../helpers/real-fixtures.js';
+import { validateAgainst } from '../../helpers/openapi.js';
+import { appWith, copyDemoTable, demoCatalog, metric, parse, planAndRedeem, post, type ScanTasks } from './helpers.js';
+
+const DEMO = (ns: string, table: string) => `/v1/demo/namespaces/${ns}/tables/${table}`;
+
+/** Plans with everything inline (the reference) and with batches of `size`, then compares the task multisets. */
+async function checkBatching(t: Test, catalogs: Parameters<typeof appWith>[0], base: string, request: unknown): Promise<void> {
+  const reference = appWith(catalogs, { batchSize: 0 });
+  t.teardown(() => reference.close());
+  const whole = await planAndRedeem(reference, base, request);
+  t.equal(whole.plan['plan-tasks'], undefined, 'batch-size 0: everything inline, no plan tasks');
+  t.same(validateAgainst('PlanTableScanResult', JSON.parse(JSON.stringify(whole.plan, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)))), []);
+  const expected = [...whole.keys].sort();
+  t.equal(new Set(expected).size, expected.length, 'the reference plan has no task twice');
+  for (const size of [1, 7, 100]) {
+    const app = appWith(catalogs, { batchSize: size });
+    const got = await planAndRedeem(app, base, request);
+    await app.close();
+    t.same([...got.keys].sort(), expected, `batch-size ${size}: inline + redeemed tasks = the plan, each once`);
+    t.ok(got.plan['file-scan-tasks'].length <= size, `batch-size ${size}: at most ${size} tasks inline`);
+    if (expected.length > size) t.ok((got.plan['plan-tasks'] ?? []).length > 0, `batch-size ${size}: plan tasks issued`);
+  }
+}
+
+t.test('batched plans: inline tasks plus every redeemed plan task equal the whole plan, each task once', async (t) => {
+  const demo = [demoCatalog()];
+  for (const [ns, table] of [['sales', 'orders'], ['sales', 'returns'], ['events', 'clicks'], ['legacy', 'inventory']] as const) {
+    await t.test(`${ns}.${table} unfiltered`, (t) => checkBatching(t, demo, DEMO(ns, table), {}));
+  }
+  await t.test('sales.orders filtered', (t) => checkBatching(t, demo, DEMO('sales', 'orders'), { filter: { type: 'lt', term: 'order_id', value: 12 } }));
+  await t.test('sales.returns filtered (deletes)', (t) =>
+    checkBatching(t, demo, DEMO('sales', 'returns'), { filter: { type: 'eq', term: 'region', value: 'US' } }),
+  );
+});
+
+t.test('batched plans over real tables with and without deletes', { skip: realFixturesAvailable() ? false : REAL_FIXTURES_SKIP }, async (t) => {
+  const real = [realFixturesCatalogConfig('real')];
+  const url = (ns: string[], table: string) => `/v1/real/namespaces/${ns.map(encodeURIComponent).join('%1F')}/tables/${encodeURIComponent(table)}`;
+  const cases: [string[], string, unknown][] = [
+    [['impala'], 'iceberg_partitioned', {}],
+    [['impala'], 'iceberg_partitioned', { filter: { type: 'eq', term: 'action', value: 'click' } }],
+    [['dremio-oss', 'v2'], 'products_with_eq_deletes', {}],
+    [['dremio-oss', 'v2'], 'multi_rowgroup_orders_with_deletes', {}],
+    [['impala', 'iceberg_v3'], 'iceberg_v3_deletion_vectors', {}],
+  ];
+  for (const [ns, table, request] of cases) {
+    await t.test(`${[...ns, table].join('.')} ${JSON.stringify(request)}`, (t) => checkBatching(t, real, url(ns, table), request));
+  }
+});
+
+t.test('a commit between /plan and /tasks changes nothing: the plan is pinned to its snapshot', async (t) => {
+  const copy = copyDemoTable('sales', 'orders');
+  t.teardown(copy.remove);
+  const hint = path.join(copy.tableDir, 'metadata/version-hint.text');
+  const latest = fs.readFileSync(hint, 'utf8').trim();
+  fs.writeFileSync(hint, String(Number(latest) - 1)); // the table as it was one commit ago
+  const app = appWith([demoCatalog('demo', copy.warehouse)], { batchSize: 1 });
+  t.teardown(() => app.close());
+  const plan = parse((await post(app, `${DEMO('sales', 'orders')}/plan`, {})).body);
+  const before = await Promise.all((plan['plan-tasks'] ?? []).map((task) => post(app, `${DEMO('sales', 'orders')}/tasks`, { 'plan-task': task })));
+  fs.writeFileSync(hint, latest); // a new metadata version becomes current
+  const unpinned = parse((await post(app, `${DEMO('sales', 'orders')}/plan`, {})).body);
+  t.not(JSON.stringify(unpinned['plan-tasks']), JSON.stringify(plan['plan-tasks']), 'a new plan now sees the new snapshot');
+  const after = await Promise.all((plan['plan-tasks'] ?? []).map((task) => post(app, `${DEMO('sales', 'orders')}/tasks`, { 'plan-task': task })));
+  t.ok(before.length > 0);
+  t.same(
+    after.map((r) => r.body),
+    before.map((r) => r.body),
+    'every plan task of the old plan returns the same bytes',
+  );
+});
+
+t.test('redeeming a plan task twice gives the same bytes', async (t) => {
+  const app = appWith([demoCatalog()], { batchSize: 1 });
+  t.teardown(() => app.close());
+  const plan = parse((await post(app, `${DEMO('sales', 'returns')}/plan`, {})).body);
+  const task = plan['plan-tasks']![0]!;
+  const a = await post(app, `${DEMO('sales', 'returns')}/tasks`, { 'plan-task': task });
+  const b = await post(app, `${DEMO('sales', 'returns')}/tasks`, { 'plan-task': task });
+  t.equal(a.statusCode, 200);
+  t.equal(a.body, b.body);
+  t.same(validateAgainst('FetchScanTasksResult', JSON.parse(a.body)), []);
+});
+
+t.test('rejected plan tasks are 404 NoSuchPlanTaskException; a missing table is NoSuchTableException', async (t) => {
+  const copy = copyDemoTable('sales', 'orders');
+  t.teardown(copy.remove);
+  const catalogs = [demoCatalog('demo', copy.warehouse), demoCatalog('other', copy.warehouse)];
+  const app = appWith(catalogs, { batchSize: 1 });
+  t.teardown(() => app.close());
+  const base = DEMO('sales', 'orders');
+  const plan = parse((await post(app, `${base}/plan`, {})).body);
+  const task = plan['plan-tasks']![0]!;
+  const expect404 = async (url: string, body: unknown, what: string, type = 'NoSuchPlanTaskException') => {
+    const res = await post(app, url, body);
+    t.equal(res.statusCode, 404, `${what}: 404`);
+    t.equal(JSON.parse(res.body).error.type, type, `${what}: ${type}`);
+  };
+  await expect404(`${base}/tasks`, { 'plan-task': 't1.AAAA' }, 'forged');
+  await expect404(`${base}/tasks`, { 'plan-task': task.slice(0, task.length - 5) }, 'truncated');
+  await expect404(`${base}/tasks`, { 'plan-task': 'garbage' }, 'not a plan task at all');
+  await expect404(`${base}/tasks`, { 'plan-task': plan['plan-id'] }, 'a plan id is not a plan task');
+  await expect404(`${base.replace('orders', 'orders2')}/tasks`, { 'plan-task': task }, 'missing table', 'NoSuchTableException');
+  await expect404(`${base.replace('/v1/demo/', '/v1/other/')}/tasks`, { 'plan-task': task }, 'wrong prefix');
+  fs.cpSync(path.join(copy.tableDir), path.join(copy.warehouse, 'sales', 'orders_copy'), { recursive: true });
+  await expect404(`${base}_copy/tasks`, { 'plan-task': task }, 'foreign table');
+  // the snapshot expires: the table is rolled back to a version that never had it
+  fs.writeFileSync(path.join(copy.tableDir, 'metadata/version-hint.text'), '1');
+  await expect404(`${base}/tasks`, { 'plan-task': task }, 'expired snapshot');
+  const bad = await post(app, `${base}/tasks`, {});
+  t.equal(bad.statusCode, 400, 'a body without plan-task is a 400');
+  const empty = await app.inject({ method: 'POST', url: `${base}/tasks`, headers: { 'content-type': 'application/json' }, payload: '' });
+  t.equal(empty.statusCode, 400, 'an empty body is a 400');
+});
+
+t.test('with HMAC on, a tampered plan task is rejected before any manifest is read', async (t) => {
+  const app = appWith([demoCatalog()], { batchSize: 1, tokenSecret: 'a-secret-shared-by-all-replicas' });
+  t.teardown(() => app.close());
+  const base = DEMO('sales', 'orders');
+  const plan = parse((await post(app, `${base}/plan`, {})).body);
+  const task = plan['plan-tasks']![0]!;
+  const [kind, payload, mac] = task.split('.');
+  const flipped = payload!.slice(0, 10) + (payload![10] === 'A' ? 'B' : 'A') + payload!.slice(11);
+  const reads = async () => {
+    const text = (await app.inject({ url: '/metrics' })).body;
+    return metric(text, 'icefront_manifest_reads_total') + metric(text, 'icefront_cache_misses_total{cache="manifest-lists"}');
+  };
+  const before = await reads();
+  for (const forged of [`${kind}.${flipped}.${mac}`, `${kind}.${payload}`, `${kind}.${payload}.${mac!.slice(1)}A`]) {
+    const res = await post(app, `${base}/tasks`, { 'plan-task': forged });
+    t.equal(res.statusCode, 404);
+    t.equal(JSON.parse(res.body).error.type, 'NoSuchPlanTaskException');
+  }
+  t.equal(await reads(), before, 'no manifest list or manifest was read for the forged strings');
+  t.equal((await post(app, `${base}/tasks`, { 'plan-task': task })).statusCode, 200, 'the genuine task still works');
+});
+
+t.test('64 concurrent /tasks for the batches of one plan at a cold server decode each manifest once', async (t) => {
+  const planner = appWith([demoCatalog()], { batchSize: 4 });
+  const cold = appWith([demoCatalog()], { batchSize: 4 });
+  t.teardown(() => Promise.all([planner.close(), cold.close()]));
+  const base = DEMO('sales', 'orders');
+  const plan = parse((await post(planner, `${base}/plan`, {})).body);
+  const tasks = plan['plan-tasks']!;
+  t.ok(tasks.length >= 2, `${tasks.length} plan tasks`);
+  const requests = Array.from({ length: 64 }, (_, i) => tasks[i % tasks.length]!);
+  const responses = await Promise.all(requests.map((task) => post(cold, `${base}/tasks`, { 'plan-task': task })));
+  t.ok(responses.every((r) => r.statusCode === 200), 'all 64 answered 200');
+  const text = (await cold.inject({ url: '/metrics' })).body;
+  const slices = new Set(tasks.flatMap((task) => rangesOf(task))).size;
+  t.equal(metric(text, 'icefront_manifest_reads_total'), slices, `each manifest slice named by the plan tasks was decoded once (${slices})`);
+  t.equal(metric(text, 'icefront_delete_index_builds_total'), 1, 'the delete index was built once');
+  t.equal(metric(text, 'icefront_cache_misses_total{cache="manifest-lists"}'), 1, 'the manifest list was read once');
+  t.equal(metric(text, 'icefront_task_requests_total'), 64);
+  t.ok(metric(text, 'icefront_manifest_reads_coalesced_total') + metric(text, 'icefront_cache_hits_total{cache="manifests"}') >= 64 - slices, 'the rest were coalesced or served from the cache');
+});
+
+/** The manifest ranges inside an (unsigned) plan task, read the way a test may: by decoding it. */
+function rangesOf(task: string): string[] {
+  const payload = task.split('.')[1]!;
+  const json = zlibInflate(Buffer.from(payload, 'base64url')).toString('utf8');
+  return [...json.matchAll(/"m":"([^"]+)","s":(\d+),"e":(\d+)/g)].map((m) => `${m[1]}[${m[2]},${m[3]})`);
+}
+
+t.test('GET plan/{id} re-plans the pinned scan on any server; DELETE answers 204', async (t) => {
+  const a = appWith([demoCatalog()], { batchSize: 2 });
+  const b = appWith([demoCatalog()], { batchSize: 2 });
+  t.teardown(() => Promise.all([a.close(), b.close()]));
+  const base = DEMO('sales', 'returns');
+  const plan = parse((await post(a, `${base}/plan`, {})).body);
+  const id = plan['plan-id']!;
+  const fetched = await b.inject({ url: `${base}/plan/${encodeURIComponent(id)}` });
+  t.equal(fetched.statusCode, 200);
+  const body = parse(fetched.body) as ScanTasks;
+  t.same(validateAgainst('FetchPlanningResult', JSON.parse(fetched.body)), []);
+  t.equal(body.status, 'completed');
+  t.same(body['plan-tasks'], plan['plan-tasks'], 'the same plan tasks');
+  t.same(body['file-scan-tasks'], plan['file-scan-tasks'], 'the same inline tasks');
+  const unknown = await b.inject({ url: `${base}/plan/p1.nope` });
+  t.equal(unknown.statusCode, 404);
+  t.equal(JSON.parse(unknown.body).error.type, 'NoSuchPlanIdException');
+  for (const planId of [id, 'unknown-plan']) {
+    const del = await b.inject({ method: 'DELETE', url: `${base}/plan/${encodeURIComponent(planId)}` });
+    t.equal(del.statusCode, 204, `DELETE ${planId.slice(0, 12)}… → 204`);
+  }
+  const config = JSON.parse((await a.inject({ url: '/v1/config?warehouse=demo' })).body) as { endpoints: string[] };
+  for (const e of [
+    'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan',
+    'GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}',
+    'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}',
+    'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks',
+  ])
+    t.ok(config.endpoints.includes(e), `advertises ${e}`);
+});
+
+t.test('responses stay under max-response-bytes, and min-rows-requested stops planning early', async (t) => {
+  const small = appWith([demoCatalog()], { batchSize: 100, maxResponseBytes: 4096 });
+  t.teardown(() => small.close());
+  const base = DEMO('sales', 'orders');
+  const all = await planAndRedeem(small, base, { 'stats-fields': ['order_id', 'sku', 'amount'] });
+  t.ok(all.responses > 1, `split into ${all.responses} responses by size`);
+  const res = await post(small, `${base}/plan`, { 'stats-fields': ['order_id', 'sku', 'amount'] });
+  t.ok(Buffer.byteLength(res.body) <= 4096 + 4096, 'the plan response stays near the bound (tasks bounded, plus plan-task strings)');
+  const limited = parse((await post(small, `${base}/plan`, { 'min-rows-requested': 1 })).body);
+  t.equal(limited['file-scan-tasks'].length, 1, 'one file covers one row');
+  t.equal(limited['plan-tasks'], undefined, 'no further batches');
+});
