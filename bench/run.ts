@@ -1,11 +1,16 @@
 /**
  * `npm run bench`: figures as ratios against a baseline measured in the same run.
  *
- * Planner (issue 3): a synthetic table of 100 manifests × 1,000 data files, 20 columns with stats.
- * Cold unfiltered plan time in a fresh process versus avsc alone decoding the same manifests in a
- * fresh process; the median of RUNS each, and the peak RSS of the planning process.
+ * 1. Planner: a synthetic table of 100 manifests × 1,000 data files, 20 columns with stats.
+ *    Cold unfiltered plan time in a fresh process versus avsc alone decoding the same manifests
+ *    in a fresh process; the median of RUNS each, and the peak RSS of the planning process.
+ * 2. Scan-planning protocol: tables of 1k, 10k and 100k files; /plan latency, cold /tasks (a
+ *    fresh process whose first request is the redemption) and warm /tasks, response sizes, and
+ *    the ratio cold /tasks at 100k ÷ at 1k (redemption cost should follow the batch, not the table).
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureSyntheticTable } from './synthetic-table.js';
 
@@ -48,3 +53,37 @@ console.log(`  cold plan, all stats kept  ${statsMs.toFixed(0)} ms   (stats-fiel
 console.log(`  ratio plan / avsc          ${(planMs / avscMs).toFixed(2)}   (target <= 1.3)`);
 console.log(`  ratio plan+stats / avsc    ${(statsMs / avscMs).toFixed(2)}`);
 console.log(`  peak RSS, planning process ${Math.max(...plan.map((s) => s.maxRssMB)).toFixed(0)} MB (avsc process ${Math.max(...avsc.map((s) => s.maxRssMB)).toFixed(0)} MB)`);
+
+// 2. The scan-planning protocol.
+const tasksChild = path.resolve(import.meta.dirname, 'tasks-child.ts');
+const run = (args: string[]) =>
+  JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', tasksChild, ...args], { encoding: 'utf8' }).trim().split('\n').pop()!) as Record<string, number>;
+const rows: { files: number; planMs: number; coldMs: number; warmMs: number; planBytes: number; tasksBytes: number; planTasks: number }[] = [];
+for (const manifests of [1, 10, 100]) {
+  const t = ensureSyntheticTable({ manifests, entriesPerManifest: 1000, columns: 20 });
+  const tokenFile = path.join(os.tmpdir(), `icefront-bench-${manifests}.token`);
+  const plans: Record<string, number>[] = [];
+  const redeems: Record<string, number>[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    plans.push(run(['plan', t.warehouse, t.namespace[0]!, t.name, tokenFile]));
+    redeems.push(run(['tasks', t.warehouse, t.namespace[0]!, t.name, tokenFile]));
+  }
+  fs.rmSync(tokenFile, { force: true });
+  rows.push({
+    files: manifests * 1000,
+    planMs: median(plans.map((p) => p.planMs!)),
+    planBytes: plans[0]!.planBytes!,
+    planTasks: plans[0]!.planTasks!,
+    coldMs: median(redeems.map((r) => r.coldMs!)),
+    warmMs: median(redeems.map((r) => r.warmMs!)),
+    tasksBytes: redeems[0]!.tasksBytes!,
+  });
+}
+console.log('scan planning (batch-size 100, medians of ' + RUNS + ' fresh processes):');
+console.log('  files    /plan ms  /plan KiB  plan tasks  cold /tasks ms  warm /tasks ms  /tasks KiB');
+for (const r of rows) {
+  console.log(
+    `  ${String(r.files).padEnd(8)} ${r.planMs.toFixed(0).padStart(8)}  ${(r.planBytes / 1024).toFixed(0).padStart(9)}  ${String(r.planTasks).padStart(10)}  ${r.coldMs.toFixed(1).padStart(14)}  ${r.warmMs.toFixed(1).padStart(14)}  ${(r.tasksBytes / 1024).toFixed(0).padStart(10)}`,
+  );
+}
+console.log(`  ratio cold /tasks 100k ÷ 1k: ${(rows[2]!.coldMs / rows[0]!.coldMs).toFixed(2)}   (target <= 1.5)`);
