@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createComputeCache } from './cache/index.js';
 import { createFilesystemCatalog, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
+import { fail } from './errors/index.js';
 import { createLogger, createMetrics, type CacheMetrics, type Logger, type Metrics } from './observability/index.js';
 import type { ManifestFile } from './iceberg/index.js';
 import type { DeleteFileIndex, ManifestSlice } from './planner/index.js';
@@ -32,6 +33,8 @@ export interface RunningIcefront extends Icefront {
 export function buildService(config: Config, metrics: Metrics = createMetrics()): Service {
   const catalogs = new Map<string, Catalog>();
   for (const [name, catalogConfig] of config.catalogs) {
+    if (catalogConfig.type !== 'filesystem')
+      throw fail('CONFIG_INVALID', `${config.source}: catalogs.${name}: type ${catalogConfig.type} is not available in this version of Icefront`);
     catalogs.set(name, createFilesystemCatalog(catalogConfig));
   }
   const budget = config.planning.cacheBytes;

@@ -1,2 +1,12 @@
-export type { Config, ServerConfig, PlanningConfig, CatalogConfig, FilesystemCatalogConfig, LocationRemap } from './types.js';
+export type {
+  Config,
+  ServerConfig,
+  PlanningConfig,
+  CatalogConfig,
+  FilesystemCatalogConfig,
+  RestCatalogConfig,
+  UpstreamAuth,
+  S3StorageConfig,
+  LocationRemap,
+} from './types.js';
 export { loadConfigFile, parseConfig, DEFAULTS } from './load.js';

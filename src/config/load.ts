@@ -5,7 +5,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type
 import { fail } from '../errors/index.js';
 import { substituteEnv } from './env.js';
 import { CONFIG_SCHEMA } from './schema.js';
-import type { CatalogConfig, Config, LocationRemap } from './types.js';
+import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, UpstreamAuth } from './types.js';
 
 export const DEFAULTS = {
   host: '127.0.0.1',
@@ -15,6 +15,8 @@ export const DEFAULTS = {
   maxResponseBytes: 1024 * 1024,
   cacheBytes: 256 * 1024 * 1024,
   logLevel: 'info',
+  connectTimeoutMs: 5000,
+  requestTimeoutMs: 30000,
 } as const;
 
 const ajv = new Ajv({ allErrors: false, strict: false });
@@ -137,13 +139,67 @@ interface RawConfig {
   server?: { host?: string; port?: number; 'body-limit'?: number };
   planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string };
   logging?: { level?: string };
-  catalogs: Record<string, { type: 'filesystem'; warehouse: string; locations?: Record<string, string>; planning?: string | boolean }>;
+  catalogs: Record<string, RawFilesystemCatalog | RawRestCatalog>;
+}
+
+interface RawFilesystemCatalog {
+  type: 'filesystem';
+  warehouse: string;
+  locations?: Record<string, string>;
+  planning?: string | boolean;
+}
+
+interface RawRestCatalog {
+  type: 'rest';
+  uri: string;
+  warehouse?: string;
+  planning?: 'auto' | 'upstream' | 'local';
+  auth?: { mode: 'forward' } | { mode: 'bearer'; token: string } | { mode: 'oauth2'; 'token-url': string; 'client-id': string; 'client-secret': string; scope?: string };
+  timeouts?: { 'connect-ms'?: number; 'request-ms'?: number };
+  storage?: { s3?: { endpoint?: string; region?: string; 'path-style'?: boolean; 'access-key-id'?: string; 'secret-access-key'?: string; 'session-token'?: string } };
+}
+
+function buildRest(name: string, c: RawRestCatalog): RestCatalogConfig {
+  const a = c.auth ?? { mode: 'forward' };
+  const auth: UpstreamAuth =
+    a.mode === 'bearer'
+      ? { mode: 'bearer', token: a.token }
+      : a.mode === 'oauth2'
+        ? { mode: 'oauth2', tokenUrl: a['token-url'], clientId: a['client-id'], clientSecret: a['client-secret'], ...(a.scope && { scope: a.scope }) }
+        : { mode: 'forward' };
+  const s3 = c.storage?.s3;
+  return Object.freeze({
+    type: 'rest',
+    name,
+    uri: c.uri.replace(/\/+$/, ''),
+    ...(c.warehouse !== undefined && { warehouse: c.warehouse }),
+    planning: c.planning ?? 'auto',
+    auth: Object.freeze(auth),
+    connectTimeoutMs: c.timeouts?.['connect-ms'] ?? DEFAULTS.connectTimeoutMs,
+    requestTimeoutMs: c.timeouts?.['request-ms'] ?? DEFAULTS.requestTimeoutMs,
+    ...(s3 && {
+      storage: Object.freeze({
+        s3: Object.freeze({
+          region: s3.region ?? 'us-east-1',
+          pathStyle: s3['path-style'] ?? false,
+          ...(s3.endpoint && { endpoint: s3.endpoint }),
+          ...(s3['access-key-id'] && { accessKeyId: s3['access-key-id'] }),
+          ...(s3['secret-access-key'] && { secretAccessKey: s3['secret-access-key'] }),
+          ...(s3['session-token'] && { sessionToken: s3['session-token'] }),
+        }),
+      }),
+    }),
+  });
 }
 
 function build(raw: RawConfig, source: string): Config {
   const base = source ? path.dirname(source) : process.cwd();
   const catalogs = new Map<string, CatalogConfig>();
   for (const [name, c] of Object.entries(raw.catalogs)) {
+    if (c.type === 'rest') {
+      catalogs.set(name, buildRest(name, c));
+      continue;
+    }
     const locations: LocationRemap[] = Object.entries(c.locations ?? {})
       .map(([prefix, dir]) => ({ prefix, dir: path.resolve(base, dir) }))
       .sort((a, b) => b.prefix.length - a.prefix.length);

@@ -17,6 +17,73 @@ const filesystemCatalog = {
   },
 } as const;
 
+const restCatalog = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'uri'],
+  properties: {
+    type: { const: 'rest' },
+    uri: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    warehouse: { type: 'string', minLength: 1 },
+    planning: { enum: ['auto', 'upstream', 'local'] },
+    auth: {
+      type: 'object',
+      required: ['mode'],
+      properties: { mode: { enum: ['forward', 'bearer', 'oauth2'] } },
+      allOf: [
+        {
+          if: { properties: { mode: { const: 'forward' } } },
+          then: { additionalProperties: false, properties: { mode: {} } },
+        },
+        {
+          if: { properties: { mode: { const: 'bearer' } } },
+          then: { additionalProperties: false, required: ['token'], properties: { mode: {}, token: { type: 'string', minLength: 1 } } },
+        },
+        {
+          if: { properties: { mode: { const: 'oauth2' } } },
+          then: {
+            additionalProperties: false,
+            required: ['token-url', 'client-id', 'client-secret'],
+            properties: {
+              mode: {},
+              'token-url': { type: 'string', pattern: '^https?://[^\\s]+$' },
+              'client-id': { type: 'string', minLength: 1 },
+              'client-secret': { type: 'string', minLength: 1 },
+              scope: { type: 'string', minLength: 1 },
+            },
+          },
+        },
+      ],
+    },
+    timeouts: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        'connect-ms': { type: 'integer', minimum: 1, maximum: 600000 },
+        'request-ms': { type: 'integer', minimum: 1, maximum: 3600000 },
+      },
+    },
+    storage: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        s3: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            endpoint: { type: 'string', pattern: '^https?://[^\\s]+$' },
+            region: { type: 'string', minLength: 1 },
+            'path-style': { type: 'boolean' },
+            'access-key-id': { type: 'string', minLength: 1 },
+            'secret-access-key': { type: 'string', minLength: 1 },
+            'session-token': { type: 'string', minLength: 1 },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
 export const CONFIG_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -53,9 +120,11 @@ export const CONFIG_SCHEMA = {
       additionalProperties: {
         type: 'object',
         required: ['type'],
-        properties: { type: { enum: ['filesystem'] } },
-        if: { properties: { type: { const: 'filesystem' } } },
-        then: filesystemCatalog,
+        properties: { type: { enum: ['filesystem', 'rest'] } },
+        allOf: [
+          { if: { properties: { type: { const: 'filesystem' } } }, then: filesystemCatalog },
+          { if: { properties: { type: { const: 'rest' } } }, then: restCatalog },
+        ],
       },
     },
   },

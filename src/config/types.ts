@@ -30,7 +30,47 @@ export interface FilesystemCatalogConfig {
   readonly planning: 'on' | 'off';
 }
 
-export type CatalogConfig = FilesystemCatalogConfig;
+/** How Icefront authenticates toward an upstream REST catalog. */
+export type UpstreamAuth =
+  /** The caller's Authorization header goes to this upstream and nowhere else. */
+  | { readonly mode: 'forward' }
+  /** Icefront's own static token. */
+  | { readonly mode: 'bearer'; readonly token: string }
+  /** Icefront's own identity through an OAuth2 client-credentials grant. */
+  | {
+      readonly mode: 'oauth2';
+      readonly tokenUrl: string;
+      readonly clientId: string;
+      readonly clientSecret: string;
+      readonly scope?: string;
+    };
+
+/** Static S3 settings for reading an upstream's metadata when planning locally. */
+export interface S3StorageConfig {
+  readonly endpoint?: string;
+  readonly region: string;
+  readonly pathStyle: boolean;
+  readonly accessKeyId?: string;
+  readonly secretAccessKey?: string;
+  readonly sessionToken?: string;
+}
+
+export interface RestCatalogConfig {
+  readonly type: 'rest';
+  readonly name: string;
+  /** The upstream's base URI; `/v1/...` is appended. */
+  readonly uri: string;
+  /** The upstream's own warehouse name, sent as `?warehouse=` on its /v1/config. */
+  readonly warehouse?: string;
+  /** auto: the upstream's planning when it advertises /plan and /tasks, Icefront's otherwise. */
+  readonly planning: 'auto' | 'upstream' | 'local';
+  readonly auth: UpstreamAuth;
+  readonly connectTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly storage?: { readonly s3?: S3StorageConfig };
+}
+
+export type CatalogConfig = FilesystemCatalogConfig | RestCatalogConfig;
 
 export interface Config {
   /** Absolute path of the file this came from ('' when built in code). */

@@ -2,7 +2,7 @@ import t from 'tap';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfigFile, parseConfig } from '../../src/config/index.js';
+import { loadConfigFile, parseConfig, type FilesystemCatalogConfig, type RestCatalogConfig } from '../../src/config/index.js';
 import { isIcefrontError } from '../../src/errors/index.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -21,7 +21,7 @@ t.test('the example config loads with the demo catalog on 127.0.0.1:8181', async
   const config = loadConfigFile(path.join(REPO, 'config.example.yaml'));
   t.equal(config.server.host, '127.0.0.1');
   t.equal(config.server.port, 8181);
-  const demo = config.catalogs.get('demo');
+  const demo = config.catalogs.get('demo') as FilesystemCatalogConfig | undefined;
   t.ok(demo, 'demo catalog present');
   t.equal(demo!.warehouse, path.join(REPO, 'fixtures/warehouse'), 'warehouse resolved beside the config file');
   t.same(demo!.locations.map((l) => l.prefix), ['s3://icefront-demo/warehouse']);
@@ -33,7 +33,7 @@ t.test('relative paths resolve against the config file, not the working director
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'c.yaml');
   fs.writeFileSync(file, 'catalogs:\n  a:\n    type: filesystem\n    warehouse: ./wh\n    locations:\n      "s3://b/x": ../elsewhere\n');
-  const c = loadConfigFile(file).catalogs.get('a')!;
+  const c = loadConfigFile(file).catalogs.get('a') as FilesystemCatalogConfig;
   t.equal(c.warehouse, path.join(dir, 'wh'));
   t.equal(c.locations[0]!.dir, path.join(path.dirname(dir), 'elsewhere'));
 });
@@ -72,7 +72,7 @@ t.test('${ENV} is substituted; a whole-value unset variable makes an optional ke
   const text = 'server:\n  port: ${PORT}\nplanning:\n  token-secret: ${SECRET}\ncatalogs:\n  a: {type: filesystem, warehouse: "${WH}/x"}\n';
   const c = parseConfig(text, '/etc/c.yaml', { PORT: '9000', WH: '/data' });
   t.equal(c.server.port, 9000);
-  t.equal(c.catalogs.get('a')!.warehouse, '/data/x');
+  t.equal((c.catalogs.get('a') as FilesystemCatalogConfig).warehouse, '/data/x');
   t.equal(c.planning.tokenSecret, undefined, 'unset optional secret is absent');
   const withSecret = parseConfig(text, '/etc/c.yaml', { PORT: '1', WH: '/d', SECRET: 'a-long-enough-secret' });
   t.equal(withSecret.planning.tokenSecret, 'a-long-enough-secret');
@@ -93,5 +93,37 @@ t.test('planning defaults apply when the section is absent', async (t) => {
   t.equal(c.planning.batchSize, 100);
   t.equal(c.planning.maxResponseBytes, 1048576);
   t.equal(c.planning.cacheBytes, 268435456);
-  t.equal(c.catalogs.get('a')!.planning, 'off');
+  t.equal((c.catalogs.get('a') as FilesystemCatalogConfig).planning, 'off');
+});
+
+t.test('a rest catalog is validated: uri, planning mode, auth mode and its keys, timeouts, storage', async (t) => {
+  const c = parseConfig(
+    [
+      'catalogs:',
+      '  up:',
+      '    type: rest',
+      '    uri: http://127.0.0.1:9000/api/catalog/',
+      '    warehouse: wh',
+      '    planning: local',
+      '    auth: { mode: oauth2, token-url: "http://127.0.0.1:9000/token", client-id: me, client-secret: "${SECRET}" }',
+      '    timeouts: { connect-ms: 100, request-ms: 2000 }',
+      '    storage: { s3: { endpoint: "http://127.0.0.1:9001", path-style: true, access-key-id: a, secret-access-key: b } }',
+      '',
+    ].join('\n'),
+    '/c.yaml',
+    { SECRET: 's3cr3t' },
+  );
+  const up = c.catalogs.get('up') as RestCatalogConfig;
+  t.equal(up.type, 'rest');
+  t.equal(up.uri, 'http://127.0.0.1:9000/api/catalog', 'trailing slash dropped');
+  t.equal(up.planning, 'local');
+  t.same(up.auth, { mode: 'oauth2', tokenUrl: 'http://127.0.0.1:9000/token', clientId: 'me', clientSecret: 's3cr3t' });
+  t.equal(up.connectTimeoutMs, 100);
+  t.equal(up.storage?.s3?.region, 'us-east-1', 'default region');
+  const defaults = parseConfig('catalogs:\n  up: { type: rest, uri: "https://example.test" }\n', '/c.yaml').catalogs.get('up') as RestCatalogConfig;
+  t.same(defaults.auth, { mode: 'forward' });
+  t.equal(defaults.planning, 'auto');
+  t.match(configError(() => parseConfig('catalogs:\n  up: { type: rest, uri: "ftp://x" }\n', 'c.yaml')), /catalogs\.up\.uri: /);
+  t.match(configError(() => parseConfig('catalogs:\n  up: { type: rest, uri: "http://x", auth: { mode: bearer } }\n', 'c.yaml')), /catalogs\.up\.auth\.token: is required/);
+  t.match(configError(() => parseConfig('catalogs:\n  up: { type: rest, uri: "http://x", planning: maybe }\n', 'c.yaml')), /catalogs\.up\.planning: must be one of/);
 });

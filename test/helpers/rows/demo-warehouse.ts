@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createFilesystemCatalog, type Catalog, type LoadedTable } from '../../../src/catalogs/index.js';
-import { loadConfigFile } from '../../../src/config/index.js';
+import { loadConfigFile, type FilesystemCatalogConfig } from '../../../src/config/index.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 
@@ -19,7 +19,7 @@ export interface DemoTable {
 let catalog: Catalog | undefined;
 
 export function demoCatalog(): Catalog {
-  catalog ??= createFilesystemCatalog(loadConfigFile(path.join(REPO, 'config.example.yaml')).catalogs.get('demo')!);
+  catalog ??= createFilesystemCatalog(loadConfigFile(path.join(REPO, 'config.example.yaml')).catalogs.get('demo') as FilesystemCatalogConfig);
   return catalog;
 }
 
