@@ -103,7 +103,7 @@ function fileRecord(content: ContentFile['content'], at: Placement, r: ParquetRe
     filePath: at.filePath,
     fileFormat: 'PARQUET',
     specId: at.specId,
-    partition: at.partition,
+    partition: at.partition as ContentFile['partition'],
     recordCount: r.recordCount,
     fileSizeInBytes: BigInt(r.bytes.length),
     columnSizes: r.columnSizes,

@@ -3,53 +3,38 @@
  * manifest entries and manifest-list entries, shaped after the spec's "Manifests" and
  * "Manifest Lists" sections. 64-bit quantities are bigint throughout.
  */
+import {
+  ENTRY_STATUS_ADDED,
+  ENTRY_STATUS_DELETED,
+  ENTRY_STATUS_EXISTING,
+  FILE_CONTENT_DATA,
+  FILE_CONTENT_EQUALITY_DELETES,
+  FILE_CONTENT_POSITION_DELETES,
+  type ContentFile as IcebergContentFile,
+  type EntryStatus,
+  type FileContent,
+} from '../../src/iceberg/index.js';
+
 export type FormatVersion = 1 | 2 | 3;
 export type AvroCodec = 'null' | 'deflate' | 'snappy';
 export type FileFormat = 'PARQUET' | 'AVRO' | 'ORC' | 'PUFFIN';
 
 // spec "Manifests": data_file.content 0 data, 1 position deletes, 2 equality deletes
-export const DATA = 0;
-export const POSITION_DELETES = 1;
-export const EQUALITY_DELETES = 2;
-export type FileContent = typeof DATA | typeof POSITION_DELETES | typeof EQUALITY_DELETES;
+export const DATA = FILE_CONTENT_DATA;
+export const POSITION_DELETES = FILE_CONTENT_POSITION_DELETES;
+export const EQUALITY_DELETES = FILE_CONTENT_EQUALITY_DELETES;
 
 // spec "Manifests": manifest_entry.status 0 EXISTING, 1 ADDED, 2 DELETED
-export const EXISTING = 0;
-export const ADDED = 1;
-export const DELETED = 2;
-export type EntryStatus = typeof EXISTING | typeof ADDED | typeof DELETED;
+export const EXISTING = ENTRY_STATUS_EXISTING;
+export const ADDED = ENTRY_STATUS_ADDED;
+export const DELETED = ENTRY_STATUS_DELETED;
+export type { EntryStatus, FileContent };
 
 /** A table row: top-level column name → internal value (src/iceberg/literals/value.ts). */
 export type Row = Readonly<Record<string, unknown>>;
 
-/** A data file or delete file as a manifest entry records it. */
-export interface ContentFile {
-  readonly content: FileContent;
-  readonly filePath: string;
-  readonly fileFormat: FileFormat;
-  readonly specId: number;
-  /** One internal value (or null) per partition field, in spec order. */
-  readonly partition: readonly unknown[];
-  readonly recordCount: bigint;
-  readonly fileSizeInBytes: bigint;
-  readonly columnSizes?: ReadonlyMap<number, bigint>;
-  readonly valueCounts?: ReadonlyMap<number, bigint>;
-  readonly nullValueCounts?: ReadonlyMap<number, bigint>;
-  readonly nanValueCounts?: ReadonlyMap<number, bigint>;
-  /** Appendix D single-value bytes. */
-  readonly lowerBounds?: ReadonlyMap<number, Uint8Array>;
-  readonly upperBounds?: ReadonlyMap<number, Uint8Array>;
-  readonly keyMetadata?: Uint8Array;
-  readonly splitOffsets?: readonly bigint[];
-  readonly equalityIds?: readonly number[];
-  readonly sortOrderId?: number;
-  /** v3: explicit first row id (ADDED data files leave it unset and inherit it). */
-  readonly firstRowId?: bigint;
-  readonly referencedDataFile?: string;
-  /** v3 deletion vectors: where the blob sits inside the Puffin file. */
-  readonly contentOffset?: bigint;
-  readonly contentSizeInBytes?: bigint;
-}
+/** A data file or delete file as a manifest entry records it: the project's own model. */
+export type ContentFile = IcebergContentFile;
 
 /** One row of a manifest. Null sequence numbers are inherited (allowed for ADDED entries only). */
 export interface ManifestEntry {

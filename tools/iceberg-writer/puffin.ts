@@ -76,7 +76,7 @@ export function writeDeletionVectorFile(filePath: string, dvs: readonly Deletion
       filePath,
       fileFormat: 'PUFFIN',
       specId: b.dv.specId,
-      partition: b.dv.partition,
+      partition: b.dv.partition as ContentFile['partition'],
       recordCount: BigInt(b.cardinality),
       fileSizeInBytes: BigInt(bytes.length),
       referencedDataFile: b.dv.referencedDataFile,

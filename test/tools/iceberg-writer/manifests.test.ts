@@ -41,7 +41,7 @@ const spec = parsePartitionSpec({
 const bound = bindSpec(spec, schema);
 const BIG_SNAPSHOT = 9_158_179_788_527_662_767n; // > 2^53, as Java's random ids usually are
 
-function dataFile(n: number, partition: unknown[], extra: Partial<ContentFile> = {}): ContentFile {
+function dataFile(n: number, partition: ContentFile['partition'], extra: Partial<ContentFile> = {}): ContentFile {
   return {
     content: 0,
     filePath: `s3://b/t/data/f${n}.parquet`,
