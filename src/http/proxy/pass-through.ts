@@ -1,0 +1,92 @@
+/**
+ * Byte pass-through to an upstream REST catalog (http-proxy-3): bodies streamed both ways, the
+ * path already rewritten by the caller, the query forwarded raw, hop-by-hop headers dropped,
+ * X-Forwarded-* set, and upstream failures mapped to Iceberg errors (refused → 503, timeout →
+ * 504, reset or garbage → 502). Nothing here decodes or re-encodes what it forwards.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createProxyServer } from 'http-proxy-3';
+import { fail, type IcefrontError } from '../../errors/index.js';
+import { toErrorModel } from '../error-response.js';
+
+export interface PassThroughTarget {
+  /** The full upstream URL: rewritten path plus the client's raw query. */
+  readonly url: string;
+  /** Headers set on the upstream request (Icefront's or the forwarded caller's Authorization…). */
+  readonly setHeaders: Readonly<Record<string, string>>;
+  /** Caller headers never forwarded to this upstream (e.g. Authorization in bearer/oauth2 modes). */
+  readonly dropHeaders: readonly string[];
+  /** No response head from the upstream within this time → 504. */
+  readonly timeoutMs: number;
+}
+
+/** RFC 9110 §7.6.1 hop-by-hop fields, plus proxy-specific ones a client must not steer. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade'];
+
+export interface PassThrough {
+  forward(request: FastifyRequest, reply: FastifyReply, target: PassThroughTarget): Promise<void>;
+  close(): void;
+}
+
+export function createPassThrough(): PassThrough {
+  const proxy = createProxyServer({ xfwd: true, changeOrigin: true, ignorePath: true, secure: true, followRedirects: false });
+  // A listener keeps http-proxy from throwing on errors that arrive without a per-call callback.
+  proxy.on('error', () => undefined);
+  // An idle upstream socket (no head, or a body that stalls) fails with a timeout error the
+  // error callback can tell from a reset (http-proxy's own proxyTimeout reports a hang-up).
+  const timeouts = new WeakMap<IncomingMessage, number>();
+  proxy.on('proxyReq', (proxyReq, req) => {
+    const ms = timeouts.get(req);
+    if (ms !== undefined) proxyReq.setTimeout(ms, () => proxyReq.destroy(Object.assign(new Error('upstream timed out'), { code: 'ETIMEDOUT' })));
+  });
+  return {
+    forward(request, reply, target) {
+      reply.hijack();
+      const req = request.raw;
+      const res = reply.raw;
+      for (const name of [...HOP_BY_HOP, ...target.dropHeaders]) delete req.headers[name];
+      timeouts.set(req, target.timeoutMs);
+      return new Promise<void>((resolve) => {
+        res.once('close', () => resolve());
+        proxy.web(
+          req,
+          res,
+          { target: target.url, headers: { ...target.setHeaders } },
+          (err: Error, _req: IncomingMessage, out: ServerResponse | Socket) => {
+            respondWithError(out, upstreamFailure(err, target.timeoutMs), request);
+            resolve();
+          },
+        );
+      });
+    },
+    close: () => proxy.close(),
+  };
+}
+
+/** Spec "upstream faults": which Iceberg error a transport failure toward an upstream is. */
+export function upstreamFailure(err: Error, timeoutMs: number): IcefrontError {
+  const code = (err as { code?: string }).code ?? '';
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH')
+    return fail('UPSTREAM_UNAVAILABLE', `Upstream catalog is unavailable (${code})`);
+  if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT' || /timeout|timed out/i.test(err.message))
+    return fail('UPSTREAM_TIMEOUT', `Upstream catalog did not answer within ${timeoutMs} ms`);
+  return fail('UPSTREAM_BAD_GATEWAY', `Upstream catalog connection failed${code ? ` (${code})` : ''}`);
+}
+
+function respondWithError(out: ServerResponse | Socket, err: IcefrontError, request: FastifyRequest): void {
+  request.log.warn({ errorType: err.type, status: err.status }, err.message);
+  if (!('writeHead' in out)) {
+    out.destroy();
+    return;
+  }
+  if (out.headersSent) {
+    // The upstream failed mid-response: the client must see a broken response, not a truncated success.
+    out.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: toErrorModel(err) });
+  out.writeHead(err.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  out.end(body);
+}

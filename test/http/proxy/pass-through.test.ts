@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import t, { type Test } from 'tap';
+import { createPassThrough, type PassThroughTarget } from '../../../src/http/proxy/index.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  bodySha: string;
+  bodyLength: number;
+}
+
+/** A real upstream on port 0 that records what reached it and answers as told. */
+async function upstream(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    const hash = createHash('sha256');
+    let length = 0;
+    req.on('data', (c: Buffer) => {
+      hash.update(c);
+      length += c.length;
+    });
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, bodySha: hash.digest('hex'), bodyLength: length });
+      answer(req, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** Icefront-side app: every request is passed through to `target(req)`; bodies are never parsed. */
+async function gateway(target: (url: string) => PassThroughTarget): Promise<{ app: FastifyInstance; base: string }> {
+  const pass = createPassThrough();
+  const app = Fastify();
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+  app.all('/*', (request, reply) => pass.forward(request, reply, target(request.raw.url!)));
+  app.addHook('onClose', async () => pass.close());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+}
+
+const to = (base: string, extra: Partial<PassThroughTarget> = {}) => (url: string): PassThroughTarget => ({
+  url: base + url.replace(/^\/v1\/front/, '/api/catalog/v1/up%7Cstream'),
+  setHeaders: {},
+  dropHeaders: [],
+  timeoutMs: 2000,
+  ...extra,
+});
+
+t.test('a request passes through byte for byte: raw path and query, streamed body, response as sent', async (t) => {
+  const up = await upstream((_req, res) => {
+    res.writeHead(201, { 'content-type': 'application/json', etag: '"v1"', 'x-upstream': 'yes' });
+    res.end('{"metadata-location":"s3://b/t/metadata/v1.metadata.json","n":9158179788527662767}');
+  });
+  const gw = await gateway(to(up.base, { setHeaders: { authorization: 'Bearer icefront-own' }, dropHeaders: ['authorization'] }));
+  t.teardown(async () => {
+    await gw.app.close();
+    await up.close();
+  });
+  const body = Buffer.alloc(5 * 1024 * 1024, 'x');
+  const rawPath = '/v1/front/namespaces/a%1Fb%2Fc%20d+e/tables/t%25x?snapshots=refs&pageToken=a%2Bb';
+  const res = await fetch(gw.base + rawPath, {
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/json',
+      authorization: 'Bearer caller-token',
+      'idempotency-key': '0190b3b4-0000-7000-8000-000000000001',
+      'if-none-match': '"v0"',
+      'x-iceberg-access-delegation': 'vended-credentials',
+      'proxy-authorization': 'Basic c2VjcmV0',
+      te: 'trailers',
+    },
+  });
+  t.equal(res.status, 201);
+  t.equal(res.headers.get('etag'), '"v1"');
+  t.equal(res.headers.get('x-upstream'), 'yes');
+  t.equal(await res.text(), '{"metadata-location":"s3://b/t/metadata/v1.metadata.json","n":9158179788527662767}', 'body untouched, 64-bit id intact');
+  const got = up.seen[0]!;
+  t.equal(got.url, '/api/catalog/v1/up%7Cstream/namespaces/a%1Fb%2Fc%20d+e/tables/t%25x?snapshots=refs&pageToken=a%2Bb', 'path rewritten, rest and query raw');
+  t.equal(got.bodyLength, body.length);
+  t.equal(got.bodySha, createHash('sha256').update(body).digest('hex'), 'body streamed intact');
+  t.equal(got.headers.authorization, 'Bearer icefront-own', "the caller's token never reaches this upstream");
+  t.equal(got.headers['idempotency-key'], '0190b3b4-0000-7000-8000-000000000001');
+  t.equal(got.headers['if-none-match'], '"v0"');
+  t.equal(got.headers['x-iceberg-access-delegation'], 'vended-credentials');
+  t.equal(got.headers['proxy-authorization'], undefined, 'hop-by-hop dropped');
+  t.equal(got.headers.te, undefined, 'hop-by-hop dropped');
+  t.equal(got.headers['x-forwarded-for'], '127.0.0.1');
+  t.equal(got.headers.host, new URL(up.base).host, 'Host is the upstream');
+});
+
+t.test('an upstream ErrorModel passes through with its status and body', async (t) => {
+  const error = '{"error":{"message":"Table does not exist: db.t","type":"NoSuchTableException","code":404}}';
+  const up = await upstream((_req, res) => {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(error);
+  });
+  const gw = await gateway(to(up.base));
+  t.teardown(async () => {
+    await gw.app.close();
+    await up.close();
+  });
+  const res = await fetch(`${gw.base}/v1/front/namespaces/db/tables/t`);
+  t.equal(res.status, 404);
+  t.equal(await res.text(), error);
+});
+
+async function faultCase(t: Test, label: string, base: string, status: number, type: string) {
+  const gw = await gateway(to(base, { timeoutMs: 500 }));
+  t.teardown(() => gw.app.close());
+  const started = Date.now();
+  const res = await fetch(`${gw.base}/v1/front/namespaces`);
+  t.equal(res.status, status, `${label}: ${status}`);
+  const body = (await res.json()) as { error: { type: string; code: number } };
+  t.equal(body.error.type, type, `${label}: ${type}`);
+  t.equal(body.error.code, status);
+  t.ok(Date.now() - started < 5000, `${label}: answered in ${Date.now() - started} ms`);
+}
+
+t.test('upstream faults become Iceberg errors, each within the timeout', async (t) => {
+  // refused: a port nobody listens on
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const refusedPort = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  await faultCase(t, 'refused', `http://127.0.0.1:${refusedPort}`, 503, 'ServiceUnavailableException');
+
+  // hangs: accepts, never answers
+  const hang = net.createServer(() => undefined);
+  await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+  t.teardown(() => hang.close());
+  await faultCase(t, 'timeout', `http://127.0.0.1:${(hang.address() as AddressInfo).port}`, 504, 'GatewayTimeoutException');
+
+  // resets the connection
+  const reset = net.createServer((s) => s.resetAndDestroy());
+  await new Promise<void>((r) => reset.listen(0, '127.0.0.1', r));
+  t.teardown(() => reset.close());
+  await faultCase(t, 'reset', `http://127.0.0.1:${(reset.address() as AddressInfo).port}`, 502, 'BadGatewayException');
+
+  // answers garbage that is not HTTP
+  const garbage = net.createServer((s) => s.end('SSH-2.0-OpenSSH\r\n\r\n'));
+  await new Promise<void>((r) => garbage.listen(0, '127.0.0.1', r));
+  t.teardown(() => garbage.close());
+  await faultCase(t, 'garbage', `http://127.0.0.1:${(garbage.address() as AddressInfo).port}`, 502, 'BadGatewayException');
+});
