@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   UPSTREAM_BAD_GATEWAY: { status: 502, type: 'BadGatewayException' },
   UPSTREAM_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' },
   UPSTREAM_TIMEOUT: { status: 504, type: 'GatewayTimeoutException' },
+  UPSTREAM_ERROR: { status: 502, type: 'BadGatewayException' }, // status/type/body come from the upstream (catalogs UpstreamResponseError)
   // not HTTP: start-up
   CONFIG_INVALID: { status: 500, type: 'ConfigurationException' },
 } as const satisfies Record<string, { status: number; type: string }>;

@@ -1,0 +1,101 @@
+import { Agent, type Dispatcher } from 'undici';
+import { fail, isIcefrontError, type ErrorCode, type IcefrontError } from '../../errors/index.js';
+import type { UpstreamResponse } from './upstream-error.js';
+
+/** Largest upstream body read into memory (table metadata of long-lived tables runs to many MiB). */
+const MAX_BODY_BYTES = 256 * 1024 * 1024;
+
+export interface SendOptions {
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+  /** The caller giving up (e.g. the client went away); rethrown as is, not as an upstream fault. */
+  readonly signal?: AbortSignal;
+}
+
+/** Where a request goes: `origin` (scheme://host:port) and the raw path, sent verbatim. */
+export interface Target {
+  readonly origin: string;
+  readonly path: string;
+}
+
+// undici's stable error codes (and Node's socket errnos) → what the client is told.
+const TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN']);
+
+/**
+ * One upstream's HTTP client: a dedicated undici Agent (connect timeout, headers and body idle
+ * timeouts) plus an overall deadline, so no request outlives `requestTimeoutMs` even when the
+ * upstream drips bytes. Transport failures become Icefront errors: refused/unresolvable →
+ * UPSTREAM_UNAVAILABLE, any timeout → UPSTREAM_TIMEOUT, reset/closed/malformed → UPSTREAM_BAD_GATEWAY.
+ */
+export class UpstreamHttp {
+  readonly agent: Agent;
+
+  constructor(
+    private readonly catalog: string,
+    connectTimeoutMs: number,
+    private readonly requestTimeoutMs: number,
+  ) {
+    this.agent = new Agent({
+      connect: { timeout: connectTimeoutMs },
+      headersTimeout: requestTimeoutMs,
+      bodyTimeout: requestTimeoutMs,
+    });
+  }
+
+  /** Sends one request and reads the whole body; any status is returned, faults are thrown. */
+  async send(method: Dispatcher.HttpMethod, target: Target, what: string, options: SendOptions = {}): Promise<UpstreamResponse> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.requestTimeoutMs);
+    const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+    try {
+      const res = await this.agent.request({
+        origin: target.origin,
+        path: target.path,
+        method,
+        headers: options.headers ?? {},
+        body: options.body ?? null,
+        signal,
+      });
+      const body = await this.#readBody(res.body, what);
+      return { status: res.statusCode, headers: res.headers, body };
+    } catch (err) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw this.#fault(err, deadline.signal.aborted, what);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  /** An Icefront error for a transport failure; messages name the catalog, never a URL's credentials. */
+  #fault(err: unknown, deadlinePassed: boolean, what: string): IcefrontError {
+    if (isIcefrontError(err)) return err; // a too-large body
+    const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : '';
+    const [errorCode, reason]: [ErrorCode, string] =
+      deadlinePassed || TIMEOUTS.has(code)
+        ? ['UPSTREAM_TIMEOUT', `timed out (limit ${this.requestTimeoutMs} ms)`]
+        : UNREACHABLE.has(code)
+          ? ['UPSTREAM_UNAVAILABLE', 'could not reach the upstream']
+          : ['UPSTREAM_BAD_GATEWAY', 'failed: the upstream closed or broke the connection'];
+    return fail(errorCode, `Catalog '${this.catalog}': ${what} ${reason}${code ? ` (${code})` : ''}`, err);
+  }
+
+  async #readBody(stream: AsyncIterable<Buffer> & { destroy(err?: Error): void }, what: string): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        const tooLarge = fail('UPSTREAM_BAD_GATEWAY', `Catalog '${this.catalog}': ${what} answered more than ${MAX_BODY_BYTES} bytes`);
+        stream.destroy(tooLarge);
+        throw tooLarge;
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size);
+  }
+}

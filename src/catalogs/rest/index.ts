@@ -1,0 +1,16 @@
+export {
+  createRestUpstream,
+  type RestUpstream,
+  type RestUpstreamOptions,
+  type UpstreamRequestOptions,
+} from './rest-upstream.js';
+export type { ClientConfigResponse } from './client-config.js';
+export type { StorageCredential, UpstreamTable } from './load-table-result.js';
+export { DEFAULT_ENDPOINTS, VIEW_ENDPOINTS, type UpstreamConfig } from './upstream-config.js';
+export { DEFAULT_NAMESPACE_SEPARATOR } from './paths.js';
+export {
+  UpstreamResponseError,
+  isUpstreamResponseError,
+  type UpstreamErrorModel,
+  type UpstreamResponse,
+} from './upstream-error.js';

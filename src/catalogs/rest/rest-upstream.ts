@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import { singleFlight, type SingleFlight } from '../../cache/index.js';
+import type { RestCatalogConfig } from '../../config/index.js';
+import { fail, isIcefrontError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
+import { buildClientConfig, rewriteProperties, type ClientConfigResponse, type RewriteContext } from './client-config.js';
+import { UpstreamHttp, type SendOptions, type Target } from './http-client.js';
+import { encodeNamespace, encodeSegment, toUpstreamPath } from './paths.js';
+import { parseLoadTableResult, type UpstreamTable } from './load-table-result.js';
+import { UpstreamAuthenticator } from './upstream-auth.js';
+import { parseUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
+import { UpstreamResponseError, type UpstreamResponse } from './upstream-error.js';
+
+/** How long a fetched /v1/config is reused. */
+const CONFIG_TTL_MS = 30_000;
+/** Bound on cached configs (one per forwarded caller identity, one otherwise). */
+const MAX_CONFIGS = 256;
+
+export interface RestUpstreamOptions {
+  readonly logger?: Logger;
+  /** Clock for cache lifetimes (config TTL, OAuth2 token expiry); `Date.now` by default. */
+  readonly now?: () => number;
+}
+
+export interface UpstreamRequestOptions extends SendOptions {
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** One upstream Iceberg REST catalog, as Icefront talks to it. Errors are IcefrontErrors. */
+export interface RestUpstream {
+  readonly name: string;
+  /** `scheme://host:port` and the base path (no trailing `/`) of the configured uri. */
+  readonly origin: string;
+  readonly basePath: string;
+  /** The upstream's own undici Agent (its timeouts), for the proxy to stream through. */
+  readonly dispatcher: Dispatcher;
+  /**
+   * GET {uri}/v1/config (+ `?warehouse=`), cached 30 s, one request for concurrent callers,
+   * failures not cached. forward mode sends `callerAuthorization` (none when absent) and caches
+   * per caller; bearer/oauth2 send Icefront's own identity and ignore it.
+   */
+  fetchConfig(callerAuthorization?: string): Promise<UpstreamConfig>;
+  /**
+   * Icefront's /v1/config answer for this catalog, from `from` (what `fetchConfig` returned for
+   * this caller) or else the last fetched config. Secret-looking keys are dropped unless `from`
+   * was fetched with the caller's own forwarded identity: a config fetched as Icefront, or for
+   * another caller, never hands its secrets out.
+   */
+  clientConfig(name: string, publicBaseUrl: string, extraEndpoints: readonly string[], from?: UpstreamConfig): ClientConfigResponse;
+  /** A LoadTableResult `config` (or a storage credential's) with upstream references rewritten to Icefront. */
+  rewriteTableConfig(properties: Readonly<Record<string, string>>, name: string, publicBaseUrl: string): Record<string, string>;
+  /** The upstream's namespace separator (from the last fetched config). */
+  namespaceSeparator(): string;
+  /** Icefront's raw path after `/v1/{name}` → the upstream's path (`/v1/{upstream prefix}…`), relative to the uri. */
+  upstreamPath(restPath: string): string;
+  authHeaders(callerAuthorization: string | undefined): Promise<Record<string, string>>;
+  /** One request to `{uri}{path}`; 4xx/5xx throw UpstreamResponseError, transport faults UPSTREAM_*. */
+  request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse>;
+  /** GET the table through the upstream, authorized as the caller (forward) or as Icefront. */
+  loadTable(namespace: readonly string[], table: string, callerAuthorization?: string, accessDelegation?: string): Promise<UpstreamTable>;
+  close(): Promise<void>;
+}
+
+export function createRestUpstream(config: RestCatalogConfig, options: RestUpstreamOptions = {}): RestUpstream {
+  return new RestUpstreamClient(config, options);
+}
+
+class RestUpstreamClient implements RestUpstream {
+  readonly name: string;
+  readonly origin: string;
+  readonly basePath: string;
+  readonly #config: RestCatalogConfig;
+  readonly #http: UpstreamHttp;
+  readonly #auth: UpstreamAuthenticator;
+  readonly #now: () => number;
+  readonly #log: Logger | undefined;
+  readonly #configs = new Map<string, { readonly value: UpstreamConfig; readonly expiresAt: number }>();
+  readonly #configFlight: SingleFlight<UpstreamConfig>;
+  #latest: UpstreamConfig | undefined;
+
+  constructor(config: RestCatalogConfig, options: RestUpstreamOptions) {
+    const base = new URL(config.uri);
+    this.name = config.name;
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, '');
+    this.#config = config;
+    this.#now = options.now ?? Date.now;
+    this.#log = options.logger?.child({ catalog: config.name });
+    this.#http = new UpstreamHttp(config.name, config.connectTimeoutMs, config.requestTimeoutMs);
+    this.#auth = new UpstreamAuthenticator(config.auth, this.#http, config.name, this.#now);
+    this.#configFlight = singleFlight({ name: `upstream-config:${config.name}` });
+  }
+
+  get dispatcher(): Dispatcher {
+    return this.#http.agent;
+  }
+
+  async fetchConfig(callerAuthorization?: string): Promise<UpstreamConfig> {
+    const caller = this.#config.auth.mode === 'forward' ? callerAuthorization : undefined;
+    // keyed by a digest: the caller's credential is never kept as a map key
+    const key = caller === undefined ? '' : createHash('sha256').update(caller).digest('base64url');
+    const hit = this.#configs.get(key);
+    if (hit && this.#now() < hit.expiresAt) return hit.value;
+    return this.#configFlight.run(key, async () => {
+      const warehouse = this.#config.warehouse;
+      const path = `/v1/config${warehouse === undefined ? '' : `?warehouse=${encodeSegment(warehouse)}`}`;
+      const value = await this.#logged(async () => {
+        const res = await this.#call('GET', path, caller);
+        if (res.status !== 200) throw this.#unexpected('GET /v1/config', res.status);
+        return parseUpstreamConfig(res.body, this.name);
+      });
+      this.#configs.delete(key);
+      this.#configs.set(key, { value, expiresAt: this.#now() + CONFIG_TTL_MS });
+      if (this.#configs.size > MAX_CONFIGS) this.#configs.delete(this.#configs.keys().next().value!);
+      this.#latest = value;
+      return value;
+    });
+  }
+
+  clientConfig(name: string, publicBaseUrl: string, extraEndpoints: readonly string[], from?: UpstreamConfig): ClientConfigResponse {
+    const upstream = from ?? this.#requireConfig();
+    const dropSecrets = from === undefined || this.#config.auth.mode !== 'forward';
+    return buildClientConfig(upstream, this.#rewriteContext(upstream, name, publicBaseUrl, dropSecrets), extraEndpoints);
+  }
+
+  rewriteTableConfig(properties: Readonly<Record<string, string>>, name: string, publicBaseUrl: string): Record<string, string> {
+    // vended credentials are the point of a table's config: they are kept
+    return rewriteProperties(properties, this.#rewriteContext(this.#requireConfig(), name, publicBaseUrl, false));
+  }
+
+  namespaceSeparator(): string {
+    return this.#requireConfig().namespaceSeparator;
+  }
+
+  upstreamPath(restPath: string): string {
+    const upstream = this.#requireConfig();
+    return toUpstreamPath(upstream.prefix, upstream.namespaceSeparator, restPath);
+  }
+
+  authHeaders(callerAuthorization: string | undefined): Promise<Record<string, string>> {
+    return this.#auth.headers(callerAuthorization);
+  }
+
+  async request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse> {
+    const what = `${method} ${stripQuery(path)}`;
+    const res = await this.#http.send(method, this.#target(path), what, options);
+    if (res.status >= 400) throw new UpstreamResponseError(this.name, what, res);
+    return res;
+  }
+
+  async loadTable(namespace: readonly string[], table: string, callerAuthorization?: string, accessDelegation?: string): Promise<UpstreamTable> {
+    const upstream = await this.fetchConfig(callerAuthorization);
+    const rest = `/namespaces/${encodeNamespace(namespace)}/tables/${encodeSegment(table)}`;
+    const path = toUpstreamPath(upstream.prefix, upstream.namespaceSeparator, rest);
+    const headers: Record<string, string> = accessDelegation === undefined ? {} : { 'x-iceberg-access-delegation': accessDelegation };
+    return this.#logged(async () => {
+      const res = await this.#call('GET', path, callerAuthorization, headers);
+      if (res.status !== 200) throw this.#unexpected('the table load', res.status);
+      return parseLoadTableResult(res, this.name);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.#http.close();
+  }
+
+  /** A JSON call Icefront makes itself; one retry with a fresh token when its OAuth2 token is refused. */
+  async #call(method: Dispatcher.HttpMethod, path: string, caller: string | undefined, headers: Record<string, string> = {}): Promise<UpstreamResponse> {
+    const what = `${method} ${stripQuery(path)}`;
+    const send = async () => {
+      const auth = await this.#auth.headers(caller);
+      return this.#http.send(method, this.#target(path), what, { headers: { accept: 'application/json', ...headers, ...auth } });
+    };
+    let res = await send();
+    if (res.status === 401 && this.#auth.refreshable) {
+      this.#auth.rejected();
+      res = await send();
+    }
+    if (res.status >= 400) throw new UpstreamResponseError(this.name, what, res);
+    return res;
+  }
+
+  /** Records a failure (code and status only: never headers, bodies or credentials) and rethrows it. */
+  async #logged<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isIcefrontError(err)) {
+        const level = err.status >= 500 ? 'warn' : 'debug';
+        this.#log?.[level]({ code: err.code, status: err.status }, err.message);
+      }
+      throw err;
+    }
+  }
+
+  #target(path: string): Target {
+    return { origin: this.origin, path: `${this.basePath}${path}` };
+  }
+
+  #requireConfig(): UpstreamConfig {
+    if (this.#latest === undefined) {
+      throw fail('UPSTREAM_UNAVAILABLE', `Catalog '${this.name}': the upstream's configuration has not been loaded yet`);
+    }
+    return this.#latest;
+  }
+
+  #rewriteContext(upstream: UpstreamConfig, name: string, publicBaseUrl: string, dropSecrets: boolean): RewriteContext {
+    const advertised = [upstream.overrides['uri'], upstream.defaults['uri']].filter((u): u is string => u !== undefined && u !== '');
+    return {
+      name,
+      publicBaseUrl,
+      upstreamBases: [this.#config.uri, ...advertised],
+      ...(upstream.prefix === undefined ? {} : { upstreamPrefix: upstream.prefix }),
+      dropSecrets,
+    };
+  }
+
+  #unexpected(what: string, status: number) {
+    return fail('UPSTREAM_BAD_GATEWAY', `Catalog '${this.name}': the upstream answered ${what} with an unexpected status ${status}`);
+  }
+}
+
+function stripQuery(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? path : path.slice(0, q);
+}

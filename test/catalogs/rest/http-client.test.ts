@@ -1,0 +1,115 @@
+import t, { type Test } from 'tap';
+import { createRestUpstream, isUpstreamResponseError, type RestUpstream } from '../../../src/catalogs/index.js';
+import { isIcefrontError, type ErrorCode } from '../../../src/errors/index.js';
+import { startUpstreamStub, stubCatalogConfig, type StubFault, type UpstreamStub } from '../../helpers/upstream-stub.js';
+
+const REQUEST_TIMEOUT_MS = 400;
+
+/** The error code a promise rejects with, and how long it took. */
+async function outcome(p: Promise<unknown>): Promise<{ code: ErrorCode | string; ms: number; err: unknown }> {
+  const started = Date.now();
+  try {
+    await p;
+    return { code: 'no error', ms: Date.now() - started, err: undefined };
+  } catch (err) {
+    return { code: isIcefrontError(err) ? err.code : `non-Icefront error: ${String(err)}`, ms: Date.now() - started, err };
+  }
+}
+
+async function setup(t: Test): Promise<{ stub: UpstreamStub; upstream: RestUpstream }> {
+  const stub = await startUpstreamStub({ prefix: 'wh' });
+  const upstream = createRestUpstream(stubCatalogConfig(stub, { requestTimeoutMs: REQUEST_TIMEOUT_MS, connectTimeoutMs: 300 }));
+  t.teardown(async () => {
+    await upstream.close();
+    await stub.close();
+  });
+  return { stub, upstream };
+}
+
+t.test('a refused connection is UPSTREAM_UNAVAILABLE', { timeout: 5000 }, async (t) => {
+  const { stub, upstream } = await setup(t);
+  await stub.refuse();
+  const { code } = await outcome(upstream.fetchConfig());
+  t.equal(code, 'UPSTREAM_UNAVAILABLE');
+});
+
+const timeouts: Array<[StubFault, string]> = [
+  ['hang', 'a server that accepts and never answers'],
+  ['stall-body', 'a server that sends headers then stalls the body'],
+  ['drip', 'a server that drips one byte at a time, never idle'],
+];
+for (const [mode, label] of timeouts) {
+  t.test(`${label} is UPSTREAM_TIMEOUT within the request timeout`, { timeout: 5000 }, async (t) => {
+    const { stub, upstream } = await setup(t);
+    stub.fault = { mode };
+    const { code, ms } = await outcome(upstream.fetchConfig());
+    t.equal(code, 'UPSTREAM_TIMEOUT');
+    t.ok(ms < REQUEST_TIMEOUT_MS + 600, `gave up after ${ms} ms (limit ${REQUEST_TIMEOUT_MS} ms)`);
+  });
+}
+
+const broken: Array<[StubFault, string]> = [
+  ['reset', 'a connection reset before the answer'],
+  ['close-mid-body', 'a connection closed mid-response'],
+  ['garbage', 'a 200 whose body is not JSON'],
+];
+for (const [mode, label] of broken) {
+  t.test(`${label} is UPSTREAM_BAD_GATEWAY`, { timeout: 5000 }, async (t) => {
+    const { stub, upstream } = await setup(t);
+    stub.fault = { mode };
+    const { code, ms } = await outcome(upstream.fetchConfig());
+    t.equal(code, 'UPSTREAM_BAD_GATEWAY');
+    t.ok(ms < REQUEST_TIMEOUT_MS + 600, `answered in ${ms} ms`);
+  });
+}
+
+t.test('an upstream ErrorModel passes through with its status, type and exact bytes', { timeout: 5000 }, async (t) => {
+  const { stub, upstream } = await setup(t);
+  const body = '{"error":{"message":"Table does not exist: db.x","type":"NoSuchTableException","code":404,"stack":["a"]}}\n';
+  stub.respond = () => ({ status: 404, body, headers: { 'x-upstream': 'yes' } });
+  const { code, err } = await outcome(upstream.request('GET', '/v1/wh/namespaces/db/tables/x', { headers: {} }));
+  t.equal(code, 'UPSTREAM_ERROR');
+  if (!isUpstreamResponseError(err)) throw new Error('expected an UpstreamResponseError');
+  t.equal(err.status, 404);
+  t.equal(err.type, 'NoSuchTableException');
+  t.same(err.errorModel, { message: 'Table does not exist: db.x', type: 'NoSuchTableException', code: 404 });
+  t.equal(err.upstream.body.toString('utf8'), body, 'body bytes unchanged');
+  t.equal(err.upstream.headers['x-upstream'], 'yes');
+});
+
+t.test('an upstream error without an ErrorModel still carries the upstream status and body', { timeout: 5000 }, async (t) => {
+  const { stub, upstream } = await setup(t);
+  stub.respond = () => ({ status: 503, body: '<html>maintenance</html>' });
+  const { code, err } = await outcome(upstream.request('GET', '/v1/wh/namespaces', { headers: {} }));
+  t.equal(code, 'UPSTREAM_ERROR');
+  if (!isUpstreamResponseError(err)) throw new Error('expected an UpstreamResponseError');
+  t.equal(err.status, 503);
+  t.equal(err.errorModel, undefined);
+  t.equal(err.type, 'BadGatewayException', 'the registry type when the body names none');
+  t.equal(err.upstream.body.toString('utf8'), '<html>maintenance</html>');
+});
+
+t.test('request() sends method, headers and body verbatim and returns the answer', { timeout: 5000 }, async (t) => {
+  const { stub, upstream } = await setup(t);
+  stub.respond = (req) => (req.method === 'POST' ? { status: 200, body: `{"echo":${JSON.stringify(req.body)}}` } : undefined);
+  const res = await upstream.request('POST', '/v1/wh/namespaces/a%1Fb/tables/t/metrics?x=1', {
+    headers: { 'content-type': 'application/json', 'x-trace': 'abc' },
+    body: '{"n":12345678901234567890}',
+  });
+  t.equal(res.status, 200);
+  t.equal(res.body.toString('utf8'), '{"echo":"{\\"n\\":12345678901234567890}"}');
+  const seen = stub.requests.at(-1)!;
+  t.equal(seen.url, '/v1/wh/namespaces/a%1Fb/tables/t/metrics?x=1', 'the path is not decoded or re-encoded');
+  t.equal(seen.headers['x-trace'], 'abc');
+});
+
+t.test('a caller that gives up gets its own abort reason, not an upstream fault', { timeout: 5000 }, async (t) => {
+  const { stub, upstream } = await setup(t);
+  stub.fault = { mode: 'hang' };
+  const controller = new AbortController();
+  const reason = new Error('client went away');
+  setTimeout(() => controller.abort(reason), 50);
+  const { err, ms } = await outcome(upstream.request('GET', '/v1/config', { headers: {}, signal: controller.signal }));
+  t.equal(err, reason);
+  t.ok(ms < REQUEST_TIMEOUT_MS, `stopped after ${ms} ms`);
+});
