@@ -4,13 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createComputeCache } from './cache/index.js';
-import { createFilesystemCatalog, type Catalog } from './catalogs/index.js';
+import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
-import { fail } from './errors/index.js';
 import { createLogger, createMetrics, type CacheMetrics, type Logger, type Metrics } from './observability/index.js';
 import type { ManifestFile } from './iceberg/index.js';
 import type { DeleteFileIndex, ManifestSlice } from './planner/index.js';
-import { createService, manifestListBytes, sliceBytes, type Service } from './service/index.js';
+import { createService, manifestListBytes, sliceBytes, type Service, type UpstreamCatalog } from './service/index.js';
 import { tokenKey } from './tokens/index.js';
 import { buildServer } from './http/index.js';
 
@@ -30,12 +29,12 @@ export interface RunningIcefront extends Icefront {
  * planning caches share one byte budget (`planning.cache-bytes`): 70% for decoded manifest
  * slices, 5% for manifest lists, 25% for delete indexes.
  */
-export function buildService(config: Config, metrics: Metrics = createMetrics()): Service {
+export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger): Service {
   const catalogs = new Map<string, Catalog>();
+  const upstreams = new Map<string, UpstreamCatalog>();
   for (const [name, catalogConfig] of config.catalogs) {
-    if (catalogConfig.type !== 'filesystem')
-      throw fail('CONFIG_INVALID', `${config.source}: catalogs.${name}: type ${catalogConfig.type} is not available in this version of Icefront`);
-    catalogs.set(name, createFilesystemCatalog(catalogConfig));
+    if (catalogConfig.type === 'rest') upstreams.set(name, { upstream: createRestUpstream(catalogConfig, { ...(logger && { logger }) }), config: catalogConfig });
+    else catalogs.set(name, createFilesystemCatalog(catalogConfig));
   }
   const budget = config.planning.cacheBytes;
   const manifestMetrics: CacheMetrics = {
@@ -61,6 +60,7 @@ export function buildService(config: Config, metrics: Metrics = createMetrics())
   const key = tokenKey(config.planning);
   return createService({
     catalogs,
+    upstreams,
     planning: {
       batchSize: config.planning.batchSize,
       maxResponseBytes: config.planning.maxResponseBytes,
@@ -75,7 +75,9 @@ export function buildService(config: Config, metrics: Metrics = createMetrics())
 export function buildIcefront(config: Config, options: { logger?: Logger } = {}): Icefront {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const metrics = createMetrics();
-  const app = buildServer({ service: buildService(config, metrics), logger, bodyLimit: config.server.bodyLimit, metrics });
+  const service = buildService(config, metrics, logger);
+  const app = buildServer({ service, logger, bodyLimit: config.server.bodyLimit, metrics });
+  app.addHook('onClose', () => service.federation.close());
   return { app, logger };
 }
 

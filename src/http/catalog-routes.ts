@@ -3,7 +3,7 @@ import type { Namespace } from '../catalogs/index.js';
 import { ENDPOINTS, type Service } from '../service/index.js';
 import { ifNoneMatchHits } from './conditional.js';
 import { sendJson } from './reply.js';
-import { decodeNamespacePath, decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
+import { decodeNamespacePath, decodeSegment, parseParentParam, publicBaseUrl, queryParam, rawPathParams } from './request-params.js';
 
 /** What a route handler gets: the request, its reply, and the spec template it matched. */
 export interface RouteContext {
@@ -51,7 +51,14 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
   return new Map<string, RouteHandler>([
     [
       'GET /v1/config',
-      async (ctx) => sendJson(ctx.reply, 200, service.getConfig(queryParam(ctx.request.query, 'warehouse'))),
+      async (ctx) => {
+        const warehouse = queryParam(ctx.request.query, 'warehouse');
+        if (warehouse !== undefined && service.federation.has(warehouse)) {
+          const caller = typeof ctx.request.headers.authorization === 'string' ? ctx.request.headers.authorization : undefined;
+          return sendJson(ctx.reply, 200, await service.federation.config(warehouse, caller, publicBaseUrl(ctx.request)));
+        }
+        return sendJson(ctx.reply, 200, service.getConfig(warehouse));
+      },
     ],
     [
       ENDPOINTS.listNamespaces,

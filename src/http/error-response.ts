@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isUpstreamResponseError } from '../catalogs/index.js';
 import { ERROR_CODES, fail, isIcefrontError, type ErrorCode } from '../errors/index.js';
 
 /** REST spec ErrorModel / IcebergErrorResponse (`additionalProperties: false` on the wrapper). */
@@ -59,6 +60,11 @@ function toIcefrontLike(err: unknown): { code: ErrorCode; message: string } {
  * answer and fastify's framework errors all end here.
  */
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, headers: Record<string, string> = {}): FastifyReply {
+  // wire-format §7: an upstream's ErrorModel passes through with its status, byte for byte.
+  if (isUpstreamResponseError(err) && err.errorModel) {
+    request.log.info({ errorType: err.type, status: err.status, upstream: true }, err.message);
+    return reply.code(err.status).headers(headers).type('application/json').send(err.upstream.body);
+  }
   const model = toErrorModel(err);
   if (model.code >= 500) request.log.error({ err }, model.message);
   else request.log.info({ errorType: model.type, status: model.code }, model.message);

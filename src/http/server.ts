@@ -9,6 +9,9 @@ import { catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } 
 import { clientErrorResponse, methodNotAllowed, sendError } from './error-response.js';
 import { sendJson } from './reply.js';
 import { rawPath } from './request-params.js';
+import { createPassThrough, type PassThrough } from './proxy/index.js';
+import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
+import { readBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 
 export interface BuildServerOptions {
@@ -42,18 +45,29 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     },
   });
 
-  // JSON bodies keep 64-bit ids exact (snapshot ids exceed 2^53): parsed with the lossless codec.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    if (body === '') return done(fail('INVALID_JSON', 'Request body is empty but declared as JSON'), undefined);
-    try {
-      done(null, parseJson(body as string));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
+  // Bodies under an upstream catalog are streamed to it unread; Icefront's own JSON bodies keep
+  // 64-bit ids exact (snapshot ids exceed 2^53): parsed with the lossless codec.
+  const upstreamBody = (request: FastifyRequest) => upstreamPrefixOf(request.raw.url ?? '/', options.service) !== undefined;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', (request, payload, done) => {
+    if (upstreamBody(request)) return done(null, undefined);
+    readBody(payload, options.bodyLimit).then((body) => {
+      if (body === '') return done(fail('INVALID_JSON', 'Request body is empty but declared as JSON'), undefined);
+      try {
+        done(null, parseJson(body));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    }, (err: Error) => done(err, undefined));
   });
-  // Bodies of form-encoded requests (the deprecated OAuth token route) are accepted, then refused with 406.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  // Other bodies: streamed to upstreams; form-encoded ones (the deprecated OAuth token route) are
+  // read and then refused with 406; anything else is refused.
+  app.addContentTypeParser('*', (request, payload, done) => {
+    if (upstreamBody(request)) return done(null, undefined);
+    const type = String(request.headers['content-type'] ?? '');
+    if (!type.startsWith('application/x-www-form-urlencoded')) return done(fail('UNSUPPORTED_MEDIA_TYPE', `Unsupported request content type: ${type || '(none)'}`), undefined);
+    readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -62,6 +76,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     sendError(request, reply, fail('NOT_FOUND', `No such endpoint: ${request.method} ${rawPath(request.raw.url ?? '/')}`)),
   );
 
+  const passThrough = createPassThrough();
+  app.addHook('onClose', async () => passThrough.close());
   const handlers = new Map(catalogRoutes(options.service));
   handlers.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
   const metrics = options.metrics;
@@ -74,7 +90,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, handlers, options.service),
+      handler: dispatcher(spec, handlers, options.service, passThrough),
       // Request durations per spec route template (never the raw path: unbounded label values).
       ...(metrics && {
         onResponse: async (request: FastifyRequest, reply: FastifyReply) =>
@@ -90,12 +106,14 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
  * not serve → 406 (after the prefix is checked); a method the spec does not define → 405.
  * HEAD on a path whose spec defines GET but no HEAD is answered as GET without the body.
  */
-function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>, service: Service) {
+function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>, service: Service, passThrough: PassThrough) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const method = (request.method === 'HEAD' && headAsGet ? 'GET' : request.method) as HttpMethod;
     const ctx: RouteContext = { request, reply, specPath: spec.path };
+    const upstream = spec.path.includes('{prefix}') ? upstreamPrefixOf(request.raw.url ?? '/', service) : undefined;
+    if (upstream !== undefined && spec.methods.includes(method)) return forwardToUpstream(ctx, upstream, service, passThrough);
     const handler = handlers.get(`${method} ${spec.path}`);
     if (handler) return handler(ctx);
     if (spec.methods.includes(method)) {

@@ -18,3 +18,4 @@ export type {
   SnapshotsMode,
   WireTableIdentifier,
 } from './wire-types.js';
+export { Federation, type UpstreamCatalog, type UpstreamReply, type UpstreamTarget } from './federation.js';

@@ -7,6 +7,7 @@ import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
 import { paginate } from './pagination.js';
 import { explainTableScan, type PlanExplanation } from './plan-scan.js';
 import { createScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
+import { Federation, type UpstreamCatalog } from './federation.js';
 import type {
   CatalogConfigResponse,
   GetNamespaceResponse,
@@ -25,10 +26,14 @@ export interface ServiceOptions {
   readonly catalogs: ReadonlyMap<string, Catalog>;
   /** Batching, plan-task keys and caches of the scan-planning protocol (default: batches of 100, no caches). */
   readonly planning?: ScanPlanningOptions;
+  /** Upstream REST catalogs by prefix. */
+  readonly upstreams?: ReadonlyMap<string, UpstreamCatalog>;
 }
 
 /** The read use cases of the REST catalog API, free of HTTP. Errors are IcefrontErrors. */
 export interface Service {
+  /** Routing, config and pass-through targets of the upstream REST catalogs. */
+  readonly federation: Federation;
   getConfig(warehouse: string | undefined): CatalogConfigResponse;
   listNamespaces(prefix: string, parent: Namespace, page: PageRequest): Promise<ListNamespacesResponse>;
   loadNamespace(prefix: string, namespace: Namespace): Promise<GetNamespaceResponse>;
@@ -75,6 +80,8 @@ export function createService(options: ServiceOptions): Service {
   }
 
   return {
+    federation: new Federation(options.upstreams ?? new Map()),
+
     getConfig(warehouse) {
       const prefix = prefixForWarehouse(catalogs, warehouse);
       return catalogConfig(prefix, catalogs.get(prefix)!);

@@ -1,0 +1,55 @@
+/**
+ * Requests under the prefix of an upstream REST catalog: streamed to the upstream, except
+ * load-table (whose config may need URLs pointing back at Icefront) and what Icefront answers
+ * itself (/v1/config). The body of a forwarded request is never parsed.
+ */
+import type { FastifyReply } from 'fastify';
+import { ENDPOINTS, type Service } from '../service/index.js';
+import type { RouteContext } from './catalog-routes.js';
+import type { PassThrough } from './proxy/index.js';
+import { decodeSegment, publicBaseUrl, rawPath } from './request-params.js';
+
+/** The decoded catalog prefix when `rawUrl` is below an upstream catalog (`/v1/{prefix}/…`), else undefined. */
+export function upstreamPrefixOf(rawUrl: string, service: Service): string | undefined {
+  const segments = rawPath(rawUrl).split('/');
+  if (segments.length < 4 || segments[1] !== 'v1') return undefined;
+  let prefix: string;
+  try {
+    prefix = decodeSegment(segments[2]!, 'BAD_REQUEST', 'prefix');
+  } catch {
+    return undefined;
+  }
+  return service.federation.has(prefix) ? prefix : undefined;
+}
+
+/** The client's raw path after `/v1/{prefix}`, with its raw query. */
+function rawRest(rawUrl: string): string {
+  const path = rawPath(rawUrl);
+  const afterPrefix = path.split('/').slice(3).join('/');
+  const query = rawUrl.indexOf('?');
+  return `/${afterPrefix}${query === -1 ? '' : rawUrl.slice(query)}`;
+}
+
+
+const FORWARDED_TO_LOAD = ['if-none-match', 'x-iceberg-access-delegation', 'accept'];
+
+export async function forwardToUpstream(ctx: RouteContext, prefix: string, service: Service, passThrough: PassThrough): Promise<FastifyReply> {
+  const { request, reply, specPath } = ctx;
+  const url = request.raw.url ?? '/';
+  const caller = typeof request.headers.authorization === 'string' ? request.headers.authorization : undefined;
+  request.log = request.log.child({ catalog: prefix, upstream: true });
+  if (request.method === 'GET' && `GET ${specPath}` === ENDPOINTS.loadTable) {
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED_TO_LOAD) {
+      const v = request.headers[name];
+      if (typeof v === 'string') headers[name] = v;
+    }
+    const answer = await service.federation.loadTable(prefix, rawRest(url), caller, headers, publicBaseUrl(request));
+    return reply.code(answer.status).headers(answer.headers).send(answer.status === 304 ? undefined : answer.body);
+  }
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const target = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
+  await passThrough.forward(request, reply, target);
+  return reply;
+}
+

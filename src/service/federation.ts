@@ -1,0 +1,143 @@
+/**
+ * Upstream REST catalogs behind Icefront: which requests go to an upstream and how (target URL,
+ * auth headers, timeout), Icefront's /v1/config for them, and load-table responses whose config
+ * must point back at Icefront. Bytes are passed through; only load-table bodies that carry an
+ * upstream URL are rewritten, and then the ETag is Icefront's own.
+ */
+import { createHash } from 'node:crypto';
+import type { RestCatalogConfig } from '../config/index.js';
+import { isUpstreamResponseError, type RestUpstream } from '../catalogs/index.js';
+import { fail } from '../errors/index.js';
+import { parseJson, stringifyJson } from '../iceberg/index.js';
+import { ENDPOINTS } from './endpoints.js';
+import type { CatalogConfigResponse } from './wire-types.js';
+
+export interface UpstreamCatalog {
+  readonly upstream: RestUpstream;
+  readonly config: RestCatalogConfig;
+}
+
+/** Where and how to forward one request (the HTTP layer streams it). */
+export interface UpstreamTarget {
+  readonly url: string;
+  readonly setHeaders: Readonly<Record<string, string>>;
+  readonly dropHeaders: readonly string[];
+  readonly timeoutMs: number;
+}
+
+export interface UpstreamReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+const PLANNING_ROUTES = new Set<string>([ENDPOINTS.planTableScan, ENDPOINTS.fetchPlanningResult, ENDPOINTS.cancelPlanning, ENDPOINTS.fetchScanTasks]);
+/** Response headers an upstream sets that are about its connection, not the entity. */
+const RESPONSE_HEADERS = ['content-type', 'etag', 'cache-control', 'last-modified', 'vary'];
+
+export class Federation {
+  private readonly byName: ReadonlyMap<string, UpstreamCatalog>;
+
+  constructor(upstreams: ReadonlyMap<string, UpstreamCatalog>) {
+    this.byName = upstreams;
+  }
+
+  /** Closes every upstream's connection pool. */
+  async close(): Promise<void> {
+    await Promise.all([...this.byName.values()].map((c) => c.upstream.close()));
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  private get(name: string): UpstreamCatalog {
+    const c = this.byName.get(name);
+    if (!c) throw fail('NO_SUCH_WAREHOUSE', `Catalog not found for prefix "${name}"`);
+    return c;
+  }
+
+  /** Icefront's /v1/config for an upstream catalog: the upstream's, rewritten so clients stay on Icefront. */
+  async config(name: string, callerAuthorization: string | undefined, publicBaseUrl: string): Promise<CatalogConfigResponse> {
+    const { upstream } = this.get(name);
+    const from = await upstream.fetchConfig(callerAuthorization);
+    // Planning endpoints are the upstream's own when it has them; local planning for upstreams
+    // that lack them is not available yet, so nothing is added.
+    const out = upstream.clientConfig(name, publicBaseUrl, [], from);
+    return out as CatalogConfigResponse;
+  }
+
+  /**
+   * The upstream request for `method endpoint` under `/v1/{name}`: `rawRest` is the client's raw
+   * path after the prefix, plus its raw query. Planning routes go to the upstream only when it
+   * plans (planning `upstream`, or `auto` with /plan and /tasks advertised).
+   */
+  async target(name: string, endpoint: string, rawRest: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
+    const { upstream, config } = this.get(name);
+    // The upstream's config (prefix, separator) must be known to map the path.
+    await upstream.fetchConfig(callerAuthorization);
+    if (PLANNING_ROUTES.has(endpoint) && !(await this.upstreamPlans(name, callerAuthorization))) {
+      throw fail(
+        'UNSUPPORTED_OPERATION',
+        `Catalog "${name}": the upstream does not plan scans, and Icefront's local planning for upstream catalogs is not available yet`,
+      );
+    }
+    const auth = await upstream.authHeaders(callerAuthorization);
+    return {
+      url: `${upstream.origin}${upstream.basePath}${upstream.upstreamPath(rawRest)}`,
+      setHeaders: auth,
+      // The caller's Authorization reaches this upstream only in forward mode (then it is in `auth`).
+      dropHeaders: ['authorization', 'cookie'],
+      timeoutMs: config.requestTimeoutMs,
+    };
+  }
+
+  /** Whether the upstream serves the planning protocol for this catalog's planning mode. */
+  async upstreamPlans(name: string, callerAuthorization?: string): Promise<boolean> {
+    const { upstream, config } = this.get(name);
+    if (config.planning === 'upstream') return true;
+    if (config.planning === 'local') return false;
+    const { endpoints } = await upstream.fetchConfig(callerAuthorization);
+    return endpoints.includes(ENDPOINTS.planTableScan) && endpoints.includes(ENDPOINTS.fetchScanTasks);
+  }
+
+  /**
+   * GET a table through the upstream; when its `config` names an upstream URL (credential refresh,
+   * S3 signer), that is rewritten to Icefront and the ETag becomes Icefront's own. Otherwise the
+   * bytes and ETag pass unchanged. Upstream errors pass through with their status and body.
+   */
+  async loadTable(name: string, rawRest: string, callerAuthorization: string | undefined, headers: Record<string, string>, publicBaseUrl: string): Promise<UpstreamReply> {
+    const { upstream } = this.get(name);
+    await upstream.fetchConfig(callerAuthorization);
+    const auth = await upstream.authHeaders(callerAuthorization);
+    let response;
+    try {
+      response = await upstream.request('GET', `${upstream.upstreamPath(rawRest)}`, { headers: { ...headers, ...auth } });
+    } catch (err) {
+      if (isUpstreamResponseError(err)) return { status: err.upstream.status, headers: pick(err.upstream.headers), body: err.upstream.body };
+      throw err;
+    }
+    const passed = { status: response.status, headers: pick(response.headers), body: response.body };
+    if (response.status !== 200) return passed;
+    const doc = parseJson(response.body.toString('utf8')) as { config?: Record<string, string> };
+    const config = doc.config ?? {};
+    const rewritten = upstream.rewriteTableConfig(config, name, publicBaseUrl);
+    if (JSON.stringify(rewritten) === JSON.stringify(config)) return passed;
+    const body = Buffer.from(stringifyJson({ ...doc, config: rewritten }));
+    const etag = `"${createHash('sha256').update(name).update('\0').update(body).digest('base64url')}"`;
+    return { status: 200, headers: { ...passed.headers, etag }, body };
+  }
+}
+
+function pick(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of RESPONSE_HEADERS) {
+    const v = headers[name];
+    if (typeof v === 'string') out[name] = v;
+  }
+  return out;
+}

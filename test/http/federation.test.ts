@@ -1,0 +1,120 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { IcebergRestCatalog } from 'iceberg-js';
+import t from 'tap';
+import type { CatalogConfig, Config, RestCatalogConfig } from '../../src/config/index.js';
+import { buildIcefront } from '../../src/main.js';
+import { validateAgainst } from '../helpers/openapi.js';
+import { startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpers/upstream-stub.js';
+import { demoCatalog, planAndRedeem, post, DEMO_WAREHOUSE } from '../service/planning/helpers.js';
+
+function configOf(catalogs: CatalogConfig[], batchSize = 2): Config {
+  return {
+    source: '',
+    server: { host: '127.0.0.1', port: 0, bodyLimit: 1 << 20 },
+    planning: { batchSize, maxResponseBytes: 1 << 20, cacheBytes: 64 << 20 },
+    catalogs: new Map(catalogs.map((c) => [c.name, c])),
+    logLevel: 'silent',
+  };
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+function rest(name: string, uri: string, extra: Partial<RestCatalogConfig> = {}): RestCatalogConfig {
+  return { type: 'rest', name, uri, warehouse: 'demo', planning: 'auto', auth: { mode: 'forward' }, connectTimeoutMs: 1000, requestTimeoutMs: 2000, ...extra };
+}
+
+t.test('one front door for two upstream Icefronts, one that plans and one with planning off', async (t) => {
+  const planning = buildIcefront(configOf([demoCatalog('demo')])).app;
+  const noPlanning = buildIcefront(configOf([{ ...demoCatalog('demo'), planning: 'off' }])).app;
+  const [uriA, uriB] = [await listen(planning), await listen(noPlanning)];
+  const front = buildIcefront(configOf([rest('a', uriA), rest('b', uriB)])).app;
+  const frontUrl = await listen(front);
+  t.teardown(() => Promise.all([front.close(), planning.close(), noPlanning.close()]));
+
+  await t.test('/v1/config names Icefront’s prefix, drops the upstream uri, keeps what the upstream serves', async (t) => {
+    for (const [name, plans] of [['a', true], ['b', false]] as const) {
+      const res = await front.inject({ url: `/v1/config?warehouse=${name}` });
+      t.equal(res.statusCode, 200);
+      const body = JSON.parse(res.body) as { overrides: Record<string, string>; defaults: Record<string, string>; endpoints: string[] };
+      t.same(validateAgainst('CatalogConfig', body), []);
+      t.equal(body.overrides.prefix, name);
+      t.notOk('uri' in body.overrides || 'uri' in body.defaults, 'no upstream uri for clients to bypass Icefront with');
+      t.equal(body.endpoints.includes('POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan'), plans);
+    }
+  });
+
+  await t.test('iceberg-js walks both upstreams through the front door', async (t) => {
+    for (const warehouse of ['a', 'b']) {
+      const catalog = new IcebergRestCatalog({ baseUrl: frontUrl, warehouse });
+      const namespaces = await catalog.listNamespaces();
+      t.same(namespaces.namespaces.map((n) => n.namespace).sort(), [['events'], ['legacy'], ['sales']]);
+      const tables = await catalog.listTables({ namespace: ['sales'] });
+      t.same(tables.identifiers.map((x) => x.name).sort(), ['orders', 'returns']);
+      const table = await catalog.loadTable({ namespace: ['sales'], name: 'orders' });
+      t.equal(table?.location, 's3://icefront-demo/warehouse/sales/orders');
+      t.equal(await catalog.tableExists({ namespace: ['sales'], name: 'nope' }), false);
+    }
+  });
+
+  await t.test('/plan + /tasks through the front equal planning the table directly; plan-task strings arrive unchanged', async (t) => {
+    const direct = await planAndRedeem(planning, '/v1/demo/namespaces/sales/tables/returns', {});
+    const via = await planAndRedeem(front, '/v1/a/namespaces/sales/tables/returns', {});
+    t.same([...via.keys].sort(), [...direct.keys].sort(), 'same tasks, same deletes');
+    t.same(via.plan['plan-tasks'], direct.plan['plan-tasks'], 'the upstream’s plan tasks byte for byte');
+    t.ok((via.plan['plan-tasks'] ?? []).length > 0);
+  });
+
+  await t.test('an upstream without planning: /plan is a clear 406 (local planning for upstreams is not available yet)', async (t) => {
+    const res = await post(front, '/v1/b/namespaces/sales/tables/returns/plan', {});
+    t.equal(res.statusCode, 406);
+    t.equal(JSON.parse(res.body).error.type, 'UnsupportedOperationException');
+  });
+
+  await t.test('upstream errors pass through with their status and body', async (t) => {
+    const direct = await planning.inject({ url: '/v1/demo/namespaces/sales/tables/nope' });
+    const via = await front.inject({ url: '/v1/a/namespaces/sales/tables/nope' });
+    t.equal(via.statusCode, 404);
+    t.equal(via.body, direct.body);
+    const ns = await front.inject({ url: '/v1/a/namespaces/nope' });
+    t.equal(JSON.parse(ns.body).error.type, 'NoSuchNamespaceException');
+  });
+});
+
+t.test('forward auth: the caller’s token reaches only the addressed upstream; a rejected caller gets the upstream’s 401', async (t) => {
+  const table = stubTableFromDir(path.join(DEMO_WAREHOUSE, 'sales/orders/metadata'), ['sales'], 'orders');
+  const one = await startUpstreamStub({ requireToken: 'caller-token', tables: [table] });
+  const two = await startUpstreamStub({ tables: [table] });
+  const front = buildIcefront(configOf([stubCatalogConfig(one, { name: 'one' }), stubCatalogConfig(two, { name: 'two' })])).app;
+  t.teardown(async () => {
+    await front.close();
+    await one.close();
+    await two.close();
+  });
+  const ok = await front.inject({ url: '/v1/one/namespaces/sales/tables/orders', headers: { authorization: 'Bearer caller-token' } });
+  t.equal(ok.statusCode, 200);
+  const denied = await front.inject({ url: '/v1/one/namespaces/sales/tables/orders', headers: { authorization: 'Bearer wrong' } });
+  t.equal(denied.statusCode, 401, 'the upstream’s 401');
+  await front.inject({ url: '/v1/two/namespaces/sales/tables/orders' });
+  t.ok(one.requests.some((r) => r.headers.authorization === 'Bearer caller-token'), 'the addressed upstream saw the token');
+  t.notOk(two.requests.some((r) => String(r.headers.authorization ?? '').includes('caller-token')), 'the other upstream never did');
+});
+
+t.test('a dead upstream is a 503 ErrorModel, quickly', async (t) => {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const front = buildIcefront(configOf([rest('dead', `http://127.0.0.1:${port}`)])).app;
+  t.teardown(() => front.close());
+  const started = Date.now();
+  const res = await front.inject({ url: '/v1/dead/namespaces' });
+  t.equal(res.statusCode, 503);
+  t.equal(JSON.parse(res.body).error.type, 'ServiceUnavailableException');
+  t.ok(Date.now() - started < 3000);
+});
