@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Namespace } from '../catalogs/index.js';
-import { ENDPOINTS, type Service } from '../service/index.js';
+import { ENDPOINTS, type CallerContext, type Service } from '../service/index.js';
 import { ifNoneMatchHits } from './conditional.js';
 import { sendJson } from './reply.js';
 import { decodeNamespacePath, decodeSegment, parseParentParam, publicBaseUrl, queryParam, rawPathParams } from './request-params.js';
@@ -33,6 +33,16 @@ export function readCatalogPath(ctx: RouteContext): CatalogPath {
   ctx.request.log = ctx.request.log.child(bindings);
   ctx.reply.log = ctx.request.log;
   return { prefix, namespace, table };
+}
+
+/** The caller, for catalogs that authorize through an upstream. */
+export function callerOf(ctx: RouteContext): CallerContext {
+  const { authorization } = ctx.request.headers;
+  const delegation = ctx.request.headers['x-iceberg-access-delegation'];
+  return {
+    ...(typeof authorization === 'string' && { authorization }),
+    ...(typeof delegation === 'string' && { accessDelegation: delegation }),
+  };
 }
 
 /** The `{plan-id}` path segment, decoded as Java's RESTUtil.decodeString does (wire-format §3). */
@@ -117,7 +127,7 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
       ENDPOINTS.planTableScan,
       async (ctx) => {
         const { prefix, namespace, table } = readCatalogPath(ctx);
-        return sendJson(ctx.reply, 200, await service.planTableScan(prefix, { namespace, name: table }, ctx.request.body));
+        return sendJson(ctx.reply, 200, await service.planTableScan(prefix, { namespace, name: table }, ctx.request.body, callerOf(ctx)));
       },
     ],
     [
@@ -125,7 +135,7 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
       async (ctx) => {
         const { prefix, namespace, table } = readCatalogPath(ctx);
         const planId = planIdOf(ctx);
-        return sendJson(ctx.reply, 200, await service.fetchPlanningResult(prefix, { namespace, name: table }, planId));
+        return sendJson(ctx.reply, 200, await service.fetchPlanningResult(prefix, { namespace, name: table }, planId, callerOf(ctx)));
       },
     ],
     [
@@ -133,7 +143,7 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
       ENDPOINTS.cancelPlanning,
       async (ctx) => {
         const { prefix, namespace, table } = readCatalogPath(ctx);
-        await service.cancelPlanning(prefix, { namespace, name: table }, planIdOf(ctx));
+        await service.cancelPlanning(prefix, { namespace, name: table }, planIdOf(ctx), callerOf(ctx));
         return ctx.reply.code(204).send();
       },
     ],
@@ -141,7 +151,7 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
       ENDPOINTS.fetchScanTasks,
       async (ctx) => {
         const { prefix, namespace, table } = readCatalogPath(ctx);
-        return sendJson(ctx.reply, 200, await service.fetchScanTasks(prefix, { namespace, name: table }, ctx.request.body));
+        return sendJson(ctx.reply, 200, await service.fetchScanTasks(prefix, { namespace, name: table }, ctx.request.body, callerOf(ctx)));
       },
     ],
   ]);

@@ -20,3 +20,15 @@ export function readBody(payload: Readable, limit: number): Promise<string> {
     payload.once('error', (err) => reject(fail('BAD_REQUEST', `Request body could not be read (${err.message})`)));
   });
 }
+
+const rawBodies = new WeakMap<object, string>();
+
+/** Keeps the text of a body Icefront read, for a request that may still be forwarded. */
+export function rememberRawBody(request: object, body: string): void {
+  rawBodies.set(request, body);
+}
+
+/** The body Icefront read from this request, if it read one. */
+export function rawBodyOf(request: object): string | undefined {
+  return rawBodies.get(request);
+}

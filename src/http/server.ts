@@ -4,14 +4,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
 import { createLogger, type Logger, type Metrics } from '../observability/index.js';
-import type { Service } from '../service/index.js';
-import { catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
+import { PLANNING_ENDPOINTS, type Service } from '../service/index.js';
+import { callerOf, catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
 import { clientErrorResponse, methodNotAllowed, sendError } from './error-response.js';
 import { sendJson } from './reply.js';
 import { rawPath } from './request-params.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
 import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
-import { readBody } from './read-body.js';
+import { readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 
 export interface BuildServerOptions {
@@ -47,11 +47,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   // Bodies under an upstream catalog are streamed to it unread; Icefront's own JSON bodies keep
   // 64-bit ids exact (snapshot ids exceed 2^53): parsed with the lossless codec.
-  const upstreamBody = (request: FastifyRequest) => upstreamPrefixOf(request.raw.url ?? '/', options.service) !== undefined;
+  // Under an upstream, planning bodies are read too: Icefront may plan them itself. Their raw
+  // bytes are kept, so a forwarded request still carries exactly what the client sent.
+  const upstreamBody = (request: FastifyRequest) =>
+    upstreamPrefixOf(request.raw.url ?? '/', options.service) !== undefined && !/\/(plan|tasks)$/.test(rawPath(request.raw.url ?? '/'));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', (request, payload, done) => {
     if (upstreamBody(request)) return done(null, undefined);
     readBody(payload, options.bodyLimit).then((body) => {
+      rememberRawBody(request.raw, body);
       if (body === '') return done(fail('INVALID_JSON', 'Request body is empty but declared as JSON'), undefined);
       try {
         done(null, parseJson(body));
@@ -113,8 +117,12 @@ function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>,
     const method = (request.method === 'HEAD' && headAsGet ? 'GET' : request.method) as HttpMethod;
     const ctx: RouteContext = { request, reply, specPath: spec.path };
     const upstream = spec.path.includes('{prefix}') ? upstreamPrefixOf(request.raw.url ?? '/', service) : undefined;
-    if (upstream !== undefined && spec.methods.includes(method)) return forwardToUpstream(ctx, upstream, service, passThrough);
     const handler = handlers.get(`${method} ${spec.path}`);
+    if (upstream !== undefined && spec.methods.includes(method)) {
+      // Icefront plans for upstreams that cannot; everything else goes to the upstream.
+      const local = PLANNING.has(`${method} ${spec.path}`) && (await service.federation.plansLocally(upstream, callerOf(ctx).authorization));
+      if (!local || !handler) return forwardToUpstream(ctx, upstream, service, passThrough);
+    }
     if (handler) return handler(ctx);
     if (spec.methods.includes(method)) {
       const prefix = spec.path.includes('{prefix}') ? readCatalogPath(ctx).prefix : undefined;
@@ -124,6 +132,8 @@ function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>,
     return sendError(request, reply, err, headers);
   };
 }
+
+const PLANNING = new Set<string>(PLANNING_ENDPOINTS);
 
 /** Honours a sane inbound X-Request-Id so logs correlate across proxies; otherwise a UUID. */
 function requestId(req: IncomingMessage): string {

@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { ENDPOINTS, type Service } from '../service/index.js';
 import type { RouteContext } from './catalog-routes.js';
 import type { PassThrough } from './proxy/index.js';
+import { rawBodyOf } from './read-body.js';
 import { decodeSegment, publicBaseUrl, rawPath } from './request-params.js';
 
 /** The decoded catalog prefix when `rawUrl` is below an upstream catalog (`/v1/{prefix}/…`), else undefined. */
@@ -49,7 +50,8 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
   }
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const target = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
-  await passThrough.forward(request, reply, target);
+  const body = rawBodyOf(request.raw);
+  await passThrough.forward(request, reply, body === undefined ? target : { ...target, body });
   return reply;
 }
 

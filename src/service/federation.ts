@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { RestCatalogConfig } from '../config/index.js';
-import { isUpstreamResponseError, type RestUpstream } from '../catalogs/index.js';
+import { isUpstreamResponseError, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
 import { parseJson, stringifyJson } from '../iceberg/index.js';
-import { ENDPOINTS } from './endpoints.js';
+import { ENDPOINTS, PLANNING_ENDPOINTS } from './endpoints.js';
 import type { CatalogConfigResponse } from './wire-types.js';
 
 export interface UpstreamCatalog {
@@ -65,10 +65,9 @@ export class Federation {
   async config(name: string, callerAuthorization: string | undefined, publicBaseUrl: string): Promise<CatalogConfigResponse> {
     const { upstream } = this.get(name);
     const from = await upstream.fetchConfig(callerAuthorization);
-    // Planning endpoints are the upstream's own when it has them; local planning for upstreams
-    // that lack them is not available yet, so nothing is added.
-    const out = upstream.clientConfig(name, publicBaseUrl, [], from);
-    return out as CatalogConfigResponse;
+    // Planning endpoints are the upstream's own when it plans; Icefront adds its own otherwise.
+    const extra = (await this.plansLocally(name, callerAuthorization)) ? PLANNING_ENDPOINTS : [];
+    return upstream.clientConfig(name, publicBaseUrl, extra, from) as CatalogConfigResponse;
   }
 
   /**
@@ -81,10 +80,7 @@ export class Federation {
     // The upstream's config (prefix, separator) must be known to map the path.
     await upstream.fetchConfig(callerAuthorization);
     if (PLANNING_ROUTES.has(endpoint) && !(await this.upstreamPlans(name, callerAuthorization))) {
-      throw fail(
-        'UNSUPPORTED_OPERATION',
-        `Catalog "${name}": the upstream does not plan scans, and Icefront's local planning for upstream catalogs is not available yet`,
-      );
+      throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}": the upstream does not plan scans; Icefront plans them itself`);
     }
     const auth = await upstream.authHeaders(callerAuthorization);
     return {
@@ -103,6 +99,19 @@ export class Federation {
     if (config.planning === 'local') return false;
     const { endpoints } = await upstream.fetchConfig(callerAuthorization);
     return endpoints.includes(ENDPOINTS.planTableScan) && endpoints.includes(ENDPOINTS.fetchScanTasks);
+  }
+
+  /** Whether Icefront plans this catalog's scans itself (planning `local`, or `auto` without upstream planning). */
+  async plansLocally(name: string, callerAuthorization?: string): Promise<boolean> {
+    const { config } = this.get(name);
+    if (config.planning === 'upstream') return false;
+    return config.planning === 'local' || !(await this.upstreamPlans(name, callerAuthorization));
+  }
+
+  /** The catalog Icefront plans against for one caller: tables loaded through the upstream as that caller. */
+  planningCatalog(name: string, callerAuthorization: string | undefined, accessDelegation?: string): Catalog {
+    const { upstream, config } = this.get(name);
+    return upstreamTableCatalog(name, upstream, config, callerAuthorization, accessDelegation);
   }
 
   /**

@@ -1,4 +1,4 @@
-export { createService, type Service, type ServiceOptions } from './service.js';
+export { createService, type CallerContext, type Service, type ServiceOptions } from './service.js';
 export type { PlanExplanation } from './plan-scan.js';
 export { createScanPlanning, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
 export { manifestListBytes, sliceBytes, type ManifestCaches } from './planning/caching-source.js';

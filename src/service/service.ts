@@ -30,6 +30,14 @@ export interface ServiceOptions {
   readonly upstreams?: ReadonlyMap<string, UpstreamCatalog>;
 }
 
+/** Who is asking, for catalogs that authorize through an upstream. */
+export interface CallerContext {
+  /** The caller's Authorization header (forwarded only to the addressed upstream). */
+  readonly authorization?: string;
+  /** X-Iceberg-Access-Delegation, passed to the upstream's loadTable. */
+  readonly accessDelegation?: string;
+}
+
 /** The read use cases of the REST catalog API, free of HTTP. Errors are IcefrontErrors. */
 export interface Service {
   /** Routing, config and pass-through targets of the upstream REST catalogs. */
@@ -41,13 +49,13 @@ export interface Service {
   /** `snapshots` is the raw query value: absent, `all` or `refs`. */
   loadTable(prefix: string, identifier: TableIdentifier, snapshots: string | undefined): Promise<LoadTableResponse>;
   /** REST planTableScan: plans synchronously; `completed` with the first batch inline and plan tasks for the rest. */
-  planTableScan(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanTableScanResult>;
+  planTableScan(prefix: string, identifier: TableIdentifier, body: unknown, caller?: CallerContext): Promise<PlanTableScanResult>;
   /** REST fetchPlanningResult: the plan a plan id pins, planned again (any replica can answer). */
-  fetchPlanningResult(prefix: string, identifier: TableIdentifier, planId: string): Promise<FetchPlanningResult>;
+  fetchPlanningResult(prefix: string, identifier: TableIdentifier, planId: string, caller?: CallerContext): Promise<FetchPlanningResult>;
   /** REST cancelPlanning: nothing runs in the background, so there is nothing to cancel. */
-  cancelPlanning(prefix: string, identifier: TableIdentifier, planId: string): Promise<void>;
+  cancelPlanning(prefix: string, identifier: TableIdentifier, planId: string, caller?: CallerContext): Promise<void>;
   /** REST fetchScanTasks: the tasks of one plan task. */
-  fetchScanTasks(prefix: string, identifier: TableIdentifier, body: unknown): Promise<FetchScanTasksResult>;
+  fetchScanTasks(prefix: string, identifier: TableIdentifier, body: unknown, caller?: CallerContext): Promise<FetchScanTasksResult>;
   /** The same plan with its pruning summary (the `icefront plan` command). */
   explainTableScan(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation>;
   /** Answers an operation the catalog behind `prefix` does not serve: always throws. */
@@ -68,11 +76,18 @@ export function createService(options: ServiceOptions): Service {
 
   const scanPlanning = createScanPlanning(options.planning ?? { batchSize: 100, maxResponseBytes: 1024 * 1024 });
 
-  /** The catalog behind `prefix`, if it plans scans, and the checked table identifier. */
-  function planningTarget(prefix: string, identifier: TableIdentifier): [Catalog, TableIdentifier] {
+  const federation = new Federation(options.upstreams ?? new Map());
+
+  /**
+   * The catalog behind `prefix`, if it plans scans, and the checked table identifier. For an
+   * upstream catalog: its tables as the caller loads them through the upstream.
+   */
+  function planningTarget(prefix: string, identifier: TableIdentifier, caller: CallerContext = {}): [Catalog, TableIdentifier] {
+    const id = checkTableIdentifier(identifier.namespace, identifier.name);
+    if (federation.has(prefix)) return [federation.planningCatalog(prefix, caller.authorization, caller.accessDelegation), id];
     const catalog = catalogFor(prefix);
     if (!catalog.planning) throw fail('UNSUPPORTED_OPERATION', `Scan planning is off for catalog ${quote(prefix)}`);
-    return [catalog, checkTableIdentifier(identifier.namespace, identifier.name)];
+    return [catalog, id];
   }
 
   async function explain(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation> {
@@ -80,7 +95,7 @@ export function createService(options: ServiceOptions): Service {
   }
 
   return {
-    federation: new Federation(options.upstreams ?? new Map()),
+    federation,
 
     getConfig(warehouse) {
       const prefix = prefixForWarehouse(catalogs, warehouse);
@@ -129,21 +144,21 @@ export function createService(options: ServiceOptions): Service {
       };
     },
 
-    async planTableScan(prefix, identifier, body) {
-      return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier), body);
+    async planTableScan(prefix, identifier, body, caller) {
+      return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier, caller), body);
     },
 
-    async fetchPlanningResult(prefix, identifier, planId) {
-      return scanPlanning.fetchPlan(prefix, ...planningTarget(prefix, identifier), planId);
+    async fetchPlanningResult(prefix, identifier, planId, caller) {
+      return scanPlanning.fetchPlan(prefix, ...planningTarget(prefix, identifier, caller), planId);
     },
 
-    async cancelPlanning(prefix, identifier) {
+    async cancelPlanning(prefix, identifier, _planId, caller) {
       // Spec cancelPlanning: 204 even for unknown or finished plans (Java calls it after every scan).
-      planningTarget(prefix, identifier);
+      planningTarget(prefix, identifier, caller);
     },
 
-    async fetchScanTasks(prefix, identifier, body) {
-      return scanPlanning.fetchTasks(prefix, ...planningTarget(prefix, identifier), body);
+    async fetchScanTasks(prefix, identifier, body, caller) {
+      return scanPlanning.fetchTasks(prefix, ...planningTarget(prefix, identifier, caller), body);
     },
 
     explainTableScan: explain,

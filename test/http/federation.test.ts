@@ -7,6 +7,7 @@ import t from 'tap';
 import type { CatalogConfig, Config, RestCatalogConfig } from '../../src/config/index.js';
 import { buildIcefront } from '../../src/main.js';
 import { validateAgainst } from '../helpers/openapi.js';
+import { startS3Server } from '../helpers/s3-server.js';
 import { startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpers/upstream-stub.js';
 import { demoCatalog, planAndRedeem, post, DEMO_WAREHOUSE } from '../service/planning/helpers.js';
 
@@ -33,19 +34,27 @@ t.test('one front door for two upstream Icefronts, one that plans and one with p
   const planning = buildIcefront(configOf([demoCatalog('demo')])).app;
   const noPlanning = buildIcefront(configOf([{ ...demoCatalog('demo'), planning: 'off' }])).app;
   const [uriA, uriB] = [await listen(planning), await listen(noPlanning)];
-  const front = buildIcefront(configOf([rest('a', uriA), rest('b', uriB)])).app;
+  // The tables' recorded location, s3://icefront-demo/warehouse/…, served by a real S3-compatible server.
+  const s3 = await startS3Server({ bucket: 'icefront-demo', uploads: [{ dir: DEMO_WAREHOUSE, prefix: 'warehouse' }] });
+  const storage = { s3: { endpoint: s3.endpoint, region: s3.region, pathStyle: true, ...s3.credentials } };
+  const front = buildIcefront(configOf([rest('a', uriA), rest('b', uriB, { storage })])).app;
   const frontUrl = await listen(front);
-  t.teardown(() => Promise.all([front.close(), planning.close(), noPlanning.close()]));
+  t.teardown(async () => {
+    await Promise.all([front.close(), planning.close(), noPlanning.close()]);
+    await s3.close();
+  });
 
   await t.test('/v1/config names Icefront’s prefix, drops the upstream uri, keeps what the upstream serves', async (t) => {
-    for (const [name, plans] of [['a', true], ['b', false]] as const) {
+    for (const name of ['a', 'b']) {
       const res = await front.inject({ url: `/v1/config?warehouse=${name}` });
       t.equal(res.statusCode, 200);
       const body = JSON.parse(res.body) as { overrides: Record<string, string>; defaults: Record<string, string>; endpoints: string[] };
       t.same(validateAgainst('CatalogConfig', body), []);
       t.equal(body.overrides.prefix, name);
       t.notOk('uri' in body.overrides || 'uri' in body.defaults, 'no upstream uri for clients to bypass Icefront with');
-      t.equal(body.endpoints.includes('POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan'), plans);
+      // a: the upstream's own planning endpoints; b: Icefront's, since it plans for that upstream.
+      t.ok(body.endpoints.includes('POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan'), 'planning advertised');
+      t.ok(body.endpoints.includes('POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks'));
     }
   });
 
@@ -70,10 +79,17 @@ t.test('one front door for two upstream Icefronts, one that plans and one with p
     t.ok((via.plan['plan-tasks'] ?? []).length > 0);
   });
 
-  await t.test('an upstream without planning: /plan is a clear 406 (local planning for upstreams is not available yet)', async (t) => {
-    const res = await post(front, '/v1/b/namespaces/sales/tables/returns/plan', {});
-    t.equal(res.statusCode, 406);
-    t.equal(JSON.parse(res.body).error.type, 'UnsupportedOperationException');
+  await t.test('an upstream without planning: Icefront plans locally, reading metadata from S3, with its own plan tasks', async (t) => {
+    const direct = await planAndRedeem(planning, '/v1/demo/namespaces/sales/tables/returns', {});
+    const local = await planAndRedeem(front, '/v1/b/namespaces/sales/tables/returns', {});
+    t.same([...local.keys].sort(), [...direct.keys].sort(), 'same tasks and deletes as planning the table directly');
+    t.ok((local.plan['plan-tasks'] ?? []).length > 0, 'batched into plan tasks');
+    t.not(local.plan['plan-tasks']![0], direct.plan['plan-tasks']![0], 'the plan tasks are Icefront’s, bound to catalog b');
+    const filtered = await planAndRedeem(front, '/v1/b/namespaces/sales/tables/orders', { filter: { type: 'eq', term: 'region', value: 'EU' } });
+    const filteredDirect = await planAndRedeem(planning, '/v1/demo/namespaces/sales/tables/orders', { filter: { type: 'eq', term: 'region', value: 'EU' } });
+    t.same([...filtered.keys].sort(), [...filteredDirect.keys].sort(), 'filtered plans agree too');
+    const foreign = await post(front, '/v1/b/namespaces/sales/tables/returns/tasks', { 'plan-task': direct.plan['plan-tasks']![0] });
+    t.equal(foreign.statusCode, 404, 'the planning upstream’s strings mean nothing to catalog b');
   });
 
   await t.test('upstream errors pass through with their status and body', async (t) => {
@@ -117,4 +133,28 @@ t.test('a dead upstream is a 503 ErrorModel, quickly', async (t) => {
   t.equal(res.statusCode, 503);
   t.equal(JSON.parse(res.body).error.type, 'ServiceUnavailableException');
   t.ok(Date.now() - started < 3000);
+});
+
+t.test('local planning for an upstream: the upstream authorizes every /plan and /tasks through the caller’s own load', async (t) => {
+  const s3 = await startS3Server({ bucket: 'icefront-demo', uploads: [{ dir: DEMO_WAREHOUSE, prefix: 'warehouse' }] });
+  const table = stubTableFromDir(path.join(DEMO_WAREHOUSE, 'sales/orders/metadata'), ['sales'], 'orders');
+  const stub = await startUpstreamStub({ requireToken: 'caller-token', tables: [table] });
+  const storage = { s3: { endpoint: s3.endpoint, region: s3.region, pathStyle: true, ...s3.credentials } };
+  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up', storage })])).app;
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+    await s3.close();
+  });
+  const url = '/v1/up/namespaces/sales/tables/orders';
+  const as = (token: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${token}` });
+  const ok = await front.inject({ method: 'POST', url: `${url}/plan`, headers: as('caller-token'), payload: '{}' });
+  t.equal(ok.statusCode, 200, 'an authorized caller gets a plan');
+  const planTask = (JSON.parse(ok.body) as { 'plan-tasks': string[] })['plan-tasks'][0]!;
+  const denied = await front.inject({ method: 'POST', url: `${url}/plan`, headers: as('wrong'), payload: '{}' });
+  t.equal(denied.statusCode, 401, '/plan: the upstream’s 401');
+  const tasksDenied = await front.inject({ method: 'POST', url: `${url}/tasks`, headers: as('wrong'), payload: JSON.stringify({ 'plan-task': planTask }) });
+  t.equal(tasksDenied.statusCode, 401, '/tasks with a valid plan task but a rejected caller: 401');
+  const tasksOk = await front.inject({ method: 'POST', url: `${url}/tasks`, headers: as('caller-token'), payload: JSON.stringify({ 'plan-task': planTask }) });
+  t.equal(tasksOk.statusCode, 200);
 });

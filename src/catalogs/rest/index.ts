@@ -14,3 +14,4 @@ export {
   type UpstreamErrorModel,
   type UpstreamResponse,
 } from './upstream-error.js';
+export { upstreamTableCatalog } from './upstream-table-catalog.js';

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createProxyServer } from 'http-proxy-3';
 import { fail, type IcefrontError } from '../../errors/index.js';
@@ -20,6 +21,8 @@ export interface PassThroughTarget {
   readonly dropHeaders: readonly string[];
   /** No response head from the upstream within this time → 504. */
   readonly timeoutMs: number;
+  /** The request body, when Icefront already read it from the client (else it is streamed). */
+  readonly body?: string;
 }
 
 /** RFC 9110 §7.6.1 hop-by-hop fields, plus proxy-specific ones a client must not steer. */
@@ -53,7 +56,7 @@ export function createPassThrough(): PassThrough {
         proxy.web(
           req,
           res,
-          { target: target.url, headers: { ...target.setHeaders } },
+          { target: target.url, headers: { ...target.setHeaders }, ...(target.body !== undefined && { buffer: Readable.from([Buffer.from(target.body)]) }) },
           (err: Error, _req: IncomingMessage, out: ServerResponse | Socket) => {
             respondWithError(out, upstreamFailure(err, target.timeoutMs), request);
             resolve();

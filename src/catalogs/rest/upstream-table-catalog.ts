@@ -1,0 +1,53 @@
+/**
+ * An upstream REST catalog seen as a Catalog for one caller, so Icefront can plan its scans
+ * locally: the table is loaded THROUGH the upstream with the caller's credentials (so the upstream
+ * authorizes every /plan and /tasks), and its files are read from S3 with the credentials the
+ * upstream vends, else the catalog's configured ones. Only loadTable is served.
+ */
+import type { RestCatalogConfig } from '../../config/index.js';
+import { fail } from '../../errors/index.js';
+import { s3FileIOFromTableConfig } from '../../storage/index.js';
+import type { Catalog, LoadedTable } from '../catalog.js';
+import type { StorageCredential } from './load-table-result.js';
+import type { RestUpstream } from './rest-upstream.js';
+
+export function upstreamTableCatalog(
+  name: string,
+  upstream: RestUpstream,
+  config: RestCatalogConfig,
+  callerAuthorization: string | undefined,
+  accessDelegation?: string,
+): Catalog {
+  const unsupported = (): never => {
+    throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}" is served by its upstream`);
+  };
+  return {
+    name,
+    type: 'rest',
+    planning: true,
+    listNamespaces: unsupported,
+    loadNamespace: unsupported,
+    listTables: unsupported,
+    async loadTable(identifier): Promise<LoadedTable> {
+      const table = await upstream.loadTable(identifier.namespace, identifier.name, callerAuthorization, accessDelegation);
+      const location = table.metadata.location;
+      // REST spec LoadTableResult: a storage credential applies to locations under its prefix; the longest wins.
+      const vended = { ...table.config, ...longestPrefix(table.storageCredentials, location)?.config };
+      return {
+        identifier: { namespace: [...identifier.namespace], name: identifier.name },
+        metadataLocation: table.metadataLocation ?? `${location.replace(/\/+$/, '')}/metadata`,
+        metadata: table.metadata,
+        config: {},
+        io: s3FileIOFromTableConfig(vended, config.storage?.s3, { timeoutMs: config.requestTimeoutMs }),
+      };
+    },
+  };
+}
+
+function longestPrefix(credentials: readonly StorageCredential[], location: string): StorageCredential | undefined {
+  let best: StorageCredential | undefined;
+  for (const c of credentials) {
+    if (location.startsWith(c.prefix) && (!best || c.prefix.length > best.prefix.length)) best = c;
+  }
+  return best;
+}
