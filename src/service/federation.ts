@@ -132,7 +132,12 @@ export class Federation {
     }
     const passed = { status: response.status, headers: pick(response.headers), body: response.body };
     if (response.status !== 200) return passed;
-    const doc = parseJson(response.body.toString('utf8')) as { config?: Record<string, string> };
+    let doc: { config?: Record<string, string> };
+    try {
+      doc = parseJson(response.body.toString('utf8')) as typeof doc;
+    } catch {
+      throw fail('UPSTREAM_BAD_GATEWAY', `Catalog "${name}": the upstream answered load-table with a body that is not JSON`);
+    }
     const config = doc.config ?? {};
     const rewritten = upstream.rewriteTableConfig(config, name, publicBaseUrl);
     if (JSON.stringify(rewritten) === JSON.stringify(config)) return passed;

@@ -158,3 +158,64 @@ t.test('local planning for an upstream: the upstream authorizes every /plan and 
   const tasksOk = await front.inject({ method: 'POST', url: `${url}/tasks`, headers: as('caller-token'), payload: JSON.stringify({ 'plan-task': planTask }) });
   t.equal(tasksOk.statusCode, 200);
 });
+
+t.test('load table through the front: bytes and ETag pass unchanged unless an upstream URL must be rewritten', async (t) => {
+  const dir = path.join(DEMO_WAREHOUSE, 'sales/orders/metadata');
+  const stub = await startUpstreamStub({ prefix: 'up-prefix', tables: [stubTableFromDir(dir, ['sales'], 'plain', { 's3.region': 'us-east-1' })] });
+  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'front' })])).app;
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+  });
+  const direct = await fetch(`${stub.uri}/v1/up-prefix/namespaces/sales/tables/plain`);
+  const directBody = await direct.text();
+  const via = await front.inject({ url: '/v1/front/namespaces/sales/tables/plain' });
+  t.equal(via.statusCode, 200);
+  t.equal(via.body, directBody, 'no URL to rewrite: the upstream’s bytes');
+  t.equal(via.headers.etag, direct.headers.get('etag') ?? undefined, 'and its ETag');
+  t.match(via.body, /"current-snapshot-id":\d{16,}/, '64-bit ids as the upstream wrote them');
+
+  // A table whose config sends clients back to the upstream (S3 signer, credential refresh).
+  const signedBody = directBody.replace(
+    /"config":\{[^}]*\}/,
+    `"config":{"s3.signer.uri":"${stub.uri}","client.refresh-credentials-endpoint":"${stub.uri}/v1/up-prefix/namespaces/sales/tables/signed/credentials"}`,
+  );
+  t.not(signedBody, directBody, 'the test body carries upstream URLs');
+  stub.respond = (req) => (req.url.includes('/tables/signed') ? { status: 200, body: signedBody, headers: { 'content-type': 'application/json', etag: '"up"' } } : undefined);
+  const rewritten = await front.inject({ url: '/v1/front/namespaces/sales/tables/signed', headers: { host: 'icefront.test:8181' } });
+  t.equal(rewritten.statusCode, 200);
+  const config = (JSON.parse(rewritten.body) as { config: Record<string, string> }).config;
+  t.notMatch(JSON.stringify(config), stub.uri, 'no upstream URL left for clients to bypass Icefront with');
+  t.match(config['client.refresh-credentials-endpoint'], /^http:\/\/icefront\.test:8181\/v1\/front\/namespaces\/sales\/tables\/signed\/credentials$/);
+  t.match(config['s3.signer.uri'], /^http:\/\/icefront\.test:8181/);
+  t.not(rewritten.headers.etag, '"up"', 'a rewritten body has Icefront’s own ETag');
+  t.match(rewritten.body, /"current-snapshot-id":\d{16,}/, 'ids stay exact through the rewrite');
+});
+
+t.test('upstream faults through the front door: hang → 504, garbage load-table body → 502, each bounded', async (t) => {
+  const table = stubTableFromDir(path.join(DEMO_WAREHOUSE, 'sales/orders/metadata'), ['sales'], 'orders');
+  const stub = await startUpstreamStub({ tables: [table] });
+  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up', requestTimeoutMs: 500 })])).app;
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+  });
+  t.equal((await front.inject({ url: '/v1/up/namespaces/sales/tables/orders' })).statusCode, 200, 'healthy first (config cached)');
+  for (const [mode, status, type] of [
+    ['hang', 504, 'GatewayTimeoutException'],
+    ['garbage', 502, 'BadGatewayException'],
+    ['reset', 502, 'BadGatewayException'],
+  ] as const) {
+    stub.fault = { mode, match: /tables\/orders/ };
+    const started = Date.now();
+    const res = await front.inject({ url: '/v1/up/namespaces/sales/tables/orders' });
+    t.equal(res.statusCode, status, `${mode}: ${status}`);
+    t.equal(JSON.parse(res.body).error.type, type, `${mode}: ${type}`);
+    t.ok(Date.now() - started < 3000, `${mode}: answered in ${Date.now() - started} ms`);
+  }
+  stub.fault = { mode: 'hang', match: /namespaces$/ };
+  const started = Date.now();
+  const listed = await front.inject({ url: '/v1/up/namespaces' });
+  t.equal(listed.statusCode, 504, 'a streamed (pass-through) request that hangs: 504');
+  t.ok(Date.now() - started < 3000);
+});
