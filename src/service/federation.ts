@@ -32,6 +32,8 @@ export interface UpstreamReply {
 }
 
 const PLANNING_ROUTES = new Set<string>([ENDPOINTS.planTableScan, ENDPOINTS.fetchPlanningResult, ENDPOINTS.cancelPlanning, ENDPOINTS.fetchScanTasks]);
+/** A LoadTableResult whose `config` object has at least one key. */
+const NON_EMPTY_CONFIG = /"config"\s*:\s*\{\s*"/;
 /** Response headers an upstream sets that are about its connection, not the entity. */
 const RESPONSE_HEADERS = ['content-type', 'etag', 'cache-control', 'last-modified', 'vary'];
 
@@ -132,11 +134,23 @@ export class Federation {
     }
     const passed = { status: response.status, headers: pick(response.headers), body: response.body };
     if (response.status !== 200) return passed;
+    const text = response.body.toString('utf8');
+    const notJson = () => fail('UPSTREAM_BAD_GATEWAY', `Catalog "${name}": the upstream answered load-table with a body that is not JSON`);
+    // Only a non-empty `config` can hold an upstream URL: otherwise the bytes pass as they are,
+    // once the native parser has checked they are JSON at all.
+    if (!NON_EMPTY_CONFIG.test(text)) {
+      try {
+        JSON.parse(text);
+      } catch {
+        throw notJson();
+      }
+      return passed;
+    }
     let doc: { config?: Record<string, string> };
     try {
-      doc = parseJson(response.body.toString('utf8')) as typeof doc;
+      doc = parseJson(text) as typeof doc;
     } catch {
-      throw fail('UPSTREAM_BAD_GATEWAY', `Catalog "${name}": the upstream answered load-table with a body that is not JSON`);
+      throw notJson();
     }
     const config = doc.config ?? {};
     const rewritten = upstream.rewriteTableConfig(config, name, publicBaseUrl);
