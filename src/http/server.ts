@@ -45,10 +45,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     },
   });
 
-  // Bodies under an upstream catalog are streamed to it unread; Icefront's own JSON bodies keep
-  // 64-bit ids exact (snapshot ids exceed 2^53): parsed with the lossless codec.
-  // Under an upstream, planning bodies are read too: Icefront may plan them itself. Their raw
-  // bytes are kept, so a forwarded request still carries exactly what the client sent.
+  // Bodies under an upstream catalog are streamed to it unread, except planning bodies, which
+  // Icefront may answer itself: those are read like Icefront's own and their text kept, so a
+  // forwarded one still carries exactly what the client sent. JSON keeps 64-bit ids exact
+  // (snapshot ids exceed 2^53): parsed with the lossless codec.
   const upstreamBody = (request: FastifyRequest) =>
     upstreamPrefixOf(request.raw.url ?? '/', options.service) !== undefined && !/\/(plan|tasks)$/.test(rawPath(request.raw.url ?? '/'));
   app.removeAllContentTypeParsers();

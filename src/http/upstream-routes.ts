@@ -1,7 +1,8 @@
 /**
  * Requests under the prefix of an upstream REST catalog: streamed to the upstream, except
  * load-table (whose config may need URLs pointing back at Icefront) and what Icefront answers
- * itself (/v1/config). The body of a forwarded request is never parsed.
+ * itself (/v1/config, planning for upstreams that cannot plan). Forwarded bodies are streamed
+ * unread, except planning bodies, which are read (Icefront may plan them) and re-sent as received.
  */
 import type { FastifyReply } from 'fastify';
 import { ENDPOINTS, type Service } from '../service/index.js';
@@ -30,7 +31,6 @@ function rawRest(rawUrl: string): string {
   const query = rawUrl.indexOf('?');
   return `/${afterPrefix}${query === -1 ? '' : rawUrl.slice(query)}`;
 }
-
 
 const FORWARDED_TO_LOAD = ['if-none-match', 'x-iceberg-access-delegation', 'accept'];
 
