@@ -157,6 +157,10 @@ export class Federation {
     if (JSON.stringify(rewritten) === JSON.stringify(config)) return passed;
     const body = Buffer.from(stringifyJson({ ...doc, config: rewritten }));
     const etag = `"${createHash('sha256').update(name).update('\0').update(body).digest('base64url')}"`;
+    // The client revalidates with Icefront's ETag, which the upstream does not know: answer it here.
+    const inm = headers['if-none-match'];
+    if (inm !== undefined && (inm.trim() === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)))
+      return { status: 304, headers: { etag }, body: Buffer.alloc(0) };
     return { status: 200, headers: { ...passed.headers, etag }, body };
   }
 }

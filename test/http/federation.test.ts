@@ -190,6 +190,11 @@ t.test('load table through the front: bytes and ETag pass unchanged unless an up
   t.match(config['s3.signer.uri'], /^http:\/\/icefront\.test:8181/);
   t.not(rewritten.headers.etag, '"up"', 'a rewritten body has Icefront’s own ETag');
   t.match(rewritten.body, /"current-snapshot-id":\d{16,}/, 'ids stay exact through the rewrite');
+  const again = await front.inject({
+    url: '/v1/front/namespaces/sales/tables/signed',
+    headers: { host: 'icefront.test:8181', 'if-none-match': String(rewritten.headers.etag) },
+  });
+  t.equal(again.statusCode, 304, 'revalidating with Icefront’s ETag gives 304');
 });
 
 t.test('upstream faults through the front door: hang → 504, garbage load-table body → 502, each bounded', async (t) => {
