@@ -4,7 +4,8 @@
  * X-Forwarded-* set, and upstream failures mapped to Iceberg errors (refused → 503, timeout →
  * 504, reset or garbage → 502). Nothing here decodes or re-encodes what it forwards.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -34,6 +35,9 @@ export interface PassThrough {
 }
 
 export function createPassThrough(): PassThrough {
+  // Kept-alive upstream connections: a new TCP connection per request would cap throughput.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const secureAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
   const proxy = createProxyServer({ xfwd: true, changeOrigin: true, ignorePath: true, secure: true, followRedirects: false });
   // A listener keeps http-proxy from throwing on errors that arrive without a per-call callback.
   proxy.on('error', () => undefined);
@@ -56,7 +60,12 @@ export function createPassThrough(): PassThrough {
         proxy.web(
           req,
           res,
-          { target: target.url, headers: { ...target.setHeaders }, ...(target.body !== undefined && { buffer: Readable.from([Buffer.from(target.body)]) }) },
+          {
+            target: target.url,
+            agent: target.url.startsWith('https:') ? secureAgent : agent,
+            headers: { ...target.setHeaders },
+            ...(target.body !== undefined && { buffer: Readable.from([Buffer.from(target.body)]) }),
+          },
           (err: Error, _req: IncomingMessage, out: ServerResponse | Socket) => {
             respondWithError(out, upstreamFailure(err, target.timeoutMs), request);
             resolve();
@@ -64,7 +73,11 @@ export function createPassThrough(): PassThrough {
         );
       });
     },
-    close: () => proxy.close(),
+    close: () => {
+      proxy.close();
+      agent.destroy();
+      secureAgent.destroy();
+    },
   };
 }
 
