@@ -6,8 +6,9 @@
  * Text: `t1.<payload>[.<mac>]`, payload = base64url(deflate-raw(JSON)) (envelope.ts). JSON: the
  * plan fields of plan-ref.ts plus
  *   r  ranges, non-empty, each { m manifest path, s entry start (inclusive), e entry end
- *      (exclusive), o byte offset and l byte length of the Avro blocks covering the range (both
- *      or neither), i first row id at the first of those blocks (v3) }
+ *      (exclusive), o byte offset and l byte length of the Avro blocks covering the range and b
+ *      the ordinal of the first entry in the block at o (all three or none), i first row id at
+ *      the first of those blocks (v3) }
  */
 import { fail } from '../errors/index.js';
 import { stringifyJson } from '../iceberg/index.js';
@@ -44,6 +45,8 @@ export interface ManifestRange {
   readonly offset?: number;
   /** Bytes from `offset` covering every block up to entry `end - 1`. */
   readonly length?: number;
+  /** Ordinal of the first entry of the block at `offset` (≤ `start`); comes with `offset`. */
+  readonly first?: number;
   /** First row id assigned to the first entry of the block at `offset` (v3 row lineage). */
   readonly nextRowId?: bigint;
 }
@@ -59,25 +62,28 @@ function rangeToJson(r: ManifestRange): JsonObject {
     e: r.end,
     ...(r.offset !== undefined && { o: r.offset }),
     ...(r.length !== undefined && { l: r.length }),
+    ...(r.first !== undefined && { b: r.first }),
     ...(r.nextRowId !== undefined && { i: r.nextRowId }),
   };
 }
 
 function rangeFromJson(v: unknown): ManifestRange {
-  const obj = object(v, ['m', 's', 'e'], ['o', 'l', 'i']);
+  const obj = object(v, ['m', 's', 'e'], ['o', 'l', 'b', 'i']);
   const start = count(obj['s']);
   const end = count(obj['e']);
   if (start >= end) reject();
   const offset = optional(obj, 'o', count);
   const length = optional(obj, 'l', count);
-  if ((offset === undefined) !== (length === undefined) || length === 0) reject();
+  const first = optional(obj, 'b', count);
+  if ((offset === undefined) !== (length === undefined) || (offset === undefined) !== (first === undefined) || length === 0) reject();
+  if (first !== undefined && first > start) reject();
   const nextRowId = optional(obj, 'i', long);
   if (nextRowId !== undefined && nextRowId < 0n) reject();
   return {
     manifest: string(obj['m'], true),
     start,
     end,
-    ...(offset !== undefined && { offset, length: length! }),
+    ...(offset !== undefined && { offset, length: length!, first: first! }),
     ...(nextRowId !== undefined && { nextRowId }),
   };
 }

@@ -173,6 +173,8 @@ t.test('payloads this server would not write are rejected', async (t) => {
     'an empty manifest path': (p) => (p['r'][0].m = '', p),
     'an offset without a length': (p) => (delete p['r'][0].l, p),
     'a zero length': (p) => (p['r'][0].l = 0, p),
+    'an offset without its block’s first entry': (p) => (delete p['r'][0].b, p),
+    'a block first entry after the range start': (p) => (p['r'][0].b = p['r'][0].s + 1, p),
     'a negative next row id': (p) => (p['r'][1].i = -1, p),
     'an empty table uuid': (p) => ({ ...p, u: '' }),
   };

@@ -62,8 +62,8 @@ export function manifestPath(i: number): string {
 export const TASK: PlanTask = {
   ...PLAN,
   ranges: [
-    { manifest: manifestPath(1), start: 40, end: 60, offset: 4, length: 120_000 },
-    { manifest: manifestPath(2), start: 0, end: 60, offset: 4, length: 300_000, nextRowId: 2n ** 60n + 7n },
+    { manifest: manifestPath(1), start: 40, end: 60, offset: 4, length: 120_000, first: 32 },
+    { manifest: manifestPath(2), start: 0, end: 60, offset: 4, length: 300_000, first: 0, nextRowId: 2n ** 60n + 7n },
     { manifest: manifestPath(3), start: 0, end: 20 },
   ],
 };

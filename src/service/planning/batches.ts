@@ -5,17 +5,22 @@
  * carries, so redeeming it reads only those slices.
  */
 import { stringifyJson } from '../../iceberg/index.js';
-import { scanTasksToJson, type FileTask, type ManifestTasks, type ScanTasksJsonContext } from '../../planner/index.js';
+import { scanTasksToJson, type FileTask, type ManifestIndex, type ManifestTasks, type ScanTasksJsonContext } from '../../planner/index.js';
 
 export interface BatchRange {
   readonly manifest: string;
   readonly start: number;
   readonly end: number;
+  /** The Avro blocks holding the range: byte span, first entry ordinal, first row id (v3). */
+  readonly offset?: number;
+  readonly length?: number;
+  readonly first?: number;
+  readonly nextRowId?: bigint;
 }
 
 export interface Batch {
   readonly tasks: FileTask[];
-  readonly ranges: BatchRange[];
+  ranges: BatchRange[];
 }
 
 export interface BatchLimits {
@@ -58,5 +63,22 @@ export function cutBatches(manifests: readonly ManifestTasks[], limits: BatchLim
     }
   }
   if (current.tasks.length > 0 || batches.length === 0) batches.push(current);
+  const indexes = new Map(manifests.map((m) => [m.manifest.path, m.index] as const));
+  for (const batch of batches) batch.ranges = batch.ranges.map((r) => withBlockHint(r, indexes.get(r.manifest)));
   return batches;
+}
+
+/** The byte span of the blocks covering a range, so redemption reads only those bytes. */
+function withBlockHint(range: BatchRange, index: ManifestIndex | undefined): BatchRange {
+  const covering = (entry: number) => index?.blocks.find((b) => b.firstEntry <= entry && entry < b.firstEntry + b.entryCount);
+  const firstBlock = covering(range.start);
+  const lastBlock = covering(range.end - 1);
+  if (!firstBlock || !lastBlock || lastBlock.offset < firstBlock.offset) return range;
+  return {
+    ...range,
+    offset: firstBlock.offset,
+    length: lastBlock.offset + lastBlock.byteLength - firstBlock.offset,
+    first: firstBlock.firstEntry,
+    ...(firstBlock.nextRowId !== undefined && { nextRowId: firstBlock.nextRowId }),
+  };
 }

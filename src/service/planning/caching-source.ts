@@ -28,6 +28,8 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
         [...request.specsById.keys()],
         request.statsFieldIds ? [...request.statsFieldIds].sort((a, b) => a - b) : 'all',
         request.range ? [request.range.start, request.range.end] : 'whole',
+        // A block hint comes from a plan-task string: a different (or forged) hint never shares an entry.
+        request.index ? request.index.blocks.map((b) => [b.offset, b.byteLength, b.firstEntry, String(b.nextRowId ?? '')]) : 'no-hint',
       ]);
       return cache.get(key, () => {
         metrics?.manifestReads.inc();

@@ -8,7 +8,7 @@
  */
 import type { Catalog, LoadedTable, TableIdentifier } from '../../catalogs/index.js';
 import type { ComputeCache } from '../../cache/index.js';
-import { fail } from '../../errors/index.js';
+import { fail, isIcefrontError } from '../../errors/index.js';
 import type { Metrics } from '../../observability/index.js';
 import {
   compareTasks,
@@ -135,7 +135,24 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       const task = decodePlanTask(text, key);
       if (!task || !planTaskMatches(task, binding(prefix, table))) throw noSuchPlanTask();
       const request = pinnedRequest(table, task, 'NO_SUCH_PLAN_TASK');
-      const plan = await planRanges(table.metadata, request, task.ranges, planOptions(table));
+      // A range's block hint lets the reader fetch only those bytes (Gravitino design §8.5).
+      const ranges = task.ranges.map((r) => ({
+        manifest: r.manifest,
+        start: r.start,
+        end: r.end,
+        ...(r.offset !== undefined &&
+          r.first !== undefined && {
+            index: { blocks: [{ offset: r.offset, byteLength: r.length!, firstEntry: r.first, entryCount: r.end - r.first, ...(r.nextRowId !== undefined && { nextRowId: r.nextRowId }) }] },
+          }),
+      }));
+      let plan;
+      try {
+        plan = await planRanges(table.metadata, request, ranges, planOptions(table));
+      } catch (err) {
+        // A hint that does not land on a block (only an unsigned, edited string can carry one) is not the table's fault.
+        if (!isIcefrontError(err, 'INVALID_METADATA') || !ranges.some((r) => 'index' in r)) throw err;
+        throw noSuchPlanTask();
+      }
       if (!plan) throw noSuchPlanTask();
       return scanTasksToJson(plan.tasks, plan);
     },
