@@ -10,6 +10,7 @@
  *   sf    stats-fields, omitted when absent
  *   from  start-snapshot-id of an incremental scan (exclusive), omitted when absent
  *   to    end-snapshot-id of an incremental scan (inclusive), omitted when absent
+ *   mr    min-rows-requested, omitted when absent
  */
 import { JsonFloat, parseExpression, stringifyJson } from '../iceberg/index.js';
 import { boolean, long, object, optional, reject, stringList, type JsonObject } from './strict-json.js';
@@ -23,10 +24,12 @@ export interface PlanScan {
   readonly statsFields?: readonly string[];
   readonly startSnapshotId?: bigint;
   readonly endSnapshotId?: bigint;
+  /** REST `min-rows-requested`: a plan id re-plans the same prefix of the plan. */
+  readonly minRowsRequested?: bigint;
 }
 
 const REQUIRED = ['f', 'cs', 'uss'];
-const OPTIONAL = ['sel', 'sf', 'from', 'to'];
+const OPTIONAL = ['sel', 'sf', 'from', 'to', 'mr'];
 
 /** The payload form of a scan, keys in a fixed order. */
 export function scanToJson(scan: PlanScan): JsonObject {
@@ -38,6 +41,7 @@ export function scanToJson(scan: PlanScan): JsonObject {
     ...(scan.statsFields !== undefined && { sf: scan.statsFields }),
     ...(scan.startSnapshotId !== undefined && { from: scan.startSnapshotId }),
     ...(scan.endSnapshotId !== undefined && { to: scan.endSnapshotId }),
+    ...(scan.minRowsRequested !== undefined && { mr: scan.minRowsRequested }),
   };
 }
 
@@ -54,6 +58,8 @@ export function scanFromJson(v: unknown): PlanScan {
   const statsFields = optional(obj, 'sf', stringList);
   const startSnapshotId = optional(obj, 'from', long);
   const endSnapshotId = optional(obj, 'to', long);
+  const minRowsRequested = optional(obj, 'mr', long);
+  if (minRowsRequested !== undefined && minRowsRequested < 0n) reject();
   // Java PlanTableScanRequest.validate: start-snapshot-id requires end-snapshot-id
   if (startSnapshotId !== undefined && endSnapshotId === undefined) reject();
   return {
@@ -64,6 +70,7 @@ export function scanFromJson(v: unknown): PlanScan {
     ...(statsFields !== undefined && { statsFields }),
     ...(startSnapshotId !== undefined && { startSnapshotId }),
     ...(endSnapshotId !== undefined && { endSnapshotId }),
+    ...(minRowsRequested !== undefined && { minRowsRequested }),
   };
 }
 

@@ -33,19 +33,38 @@ export interface ManifestOrderedPlan extends Omit<ScanPlan, 'tasks'> {
   readonly manifests: readonly ManifestTasks[];
 }
 
-/** Plan every task of the scan, grouped by manifest (the order plan-task batches follow). */
-export async function planByManifest(metadata: TableMetadata, request: ScanRequest, options: PlanOptions): Promise<ManifestOrderedPlan> {
+/**
+ * Plan every task of the scan, grouped by manifest (the order plan-task batches follow). With
+ * `minRows` (REST `min-rows-requested`), manifests are read in list order, a window at a time, and
+ * reading stops once the tasks so far cover that many rows: the plan is then a prefix.
+ */
+export async function planByManifest(
+  metadata: TableMetadata,
+  request: ScanRequest,
+  options: PlanOptions & { readonly minRows?: bigint },
+): Promise<ManifestOrderedPlan> {
   const ctx = new ScanContext(metadata, request, options);
   const data = await ctx.dataManifests();
-  ctx.stats.dataManifestsRead = data.length;
   const statsFieldIds = await ctx.dataStatsIds();
-  const manifests = await Promise.all(
-    data.map(async (manifest) => {
-      const slice = await ctx.read(manifest, { statsFieldIds });
-      return { manifest, index: slice.index, tasks: await ctx.tasksFor(slice.entries) };
-    }),
-  );
-  ctx.stats.manifestsSkipped = ctx.stats.manifests - data.length - ctx.stats.deleteManifestsRead;
+  const planManifest = async (manifest: ManifestFile): Promise<ManifestTasks> => {
+    const slice = await ctx.read(manifest, { statsFieldIds });
+    return { manifest, index: slice.index, tasks: await ctx.tasksFor(slice.entries) };
+  };
+  let manifests: ManifestTasks[];
+  if (options.minRows === undefined) {
+    manifests = await Promise.all(data.map(planManifest));
+  } else {
+    manifests = [];
+    const window = options.concurrency ?? 8;
+    let rows = 0n;
+    for (let i = 0; i < data.length && rows < options.minRows; i += window) {
+      const done = await Promise.all(data.slice(i, i + window).map(planManifest));
+      manifests.push(...done);
+      for (const m of done) for (const task of m.tasks) rows += task.data.file.recordCount;
+    }
+  }
+  ctx.stats.dataManifestsRead = manifests.length;
+  ctx.stats.manifestsSkipped = ctx.stats.manifests - manifests.length - ctx.stats.deleteManifestsRead;
   return { target: ctx.target, schema: ctx.schema, specsById: ctx.specsById, statsFieldIds: ctx.statsFieldIds, stats: ctx.stats, manifests };
 }
 

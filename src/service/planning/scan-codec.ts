@@ -15,6 +15,7 @@ export function scanOf(request: ScanRequest): PlanScan {
     ...(request.statsFields !== undefined && { statsFields: request.statsFields }),
     ...(request.startSnapshotId !== undefined && { startSnapshotId: request.startSnapshotId }),
     ...(request.endSnapshotId !== undefined && { endSnapshotId: request.endSnapshotId }),
+    ...(request.minRowsRequested !== undefined && { minRowsRequested: request.minRowsRequested }),
   };
 }
 
@@ -27,6 +28,7 @@ export function requestOf(scan: PlanScan, snapshotId: bigint): ScanRequest {
     'case-sensitive': scan.caseSensitive,
     'use-snapshot-schema': scan.useSnapshotSchema,
     ...(scan.statsFields !== undefined && { 'stats-fields': scan.statsFields }),
+    ...(scan.minRowsRequested !== undefined && { 'min-rows-requested': scan.minRowsRequested }),
     ...(incremental
       ? { 'end-snapshot-id': scan.endSnapshotId, ...(scan.startSnapshotId !== undefined && { 'start-snapshot-id': scan.startSnapshotId }) }
       : { 'snapshot-id': snapshotId }),

@@ -77,7 +77,10 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
 
   /** Plans a pinned scan and cuts it into the inline batch and plan tasks. */
   async function planPinned(prefix: string, table: LoadedTable, request: ScanRequest, ref: PlanRef) {
-    const plan = await planByManifest(table.metadata, request, planOptions(table));
+    const plan = await planByManifest(table.metadata, request, {
+      ...planOptions(table),
+      ...(request.minRowsRequested !== undefined && { minRows: request.minRowsRequested }),
+    });
     const ctx = { specsById: plan.specsById, schema: plan.schema, statsFieldIds: plan.statsFieldIds };
     const batches = cutBatches(
       plan.manifests,

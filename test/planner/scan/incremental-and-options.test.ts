@@ -3,7 +3,7 @@ import t from 'tap';
 import { createFilesystemCatalog } from '../../../src/catalogs/index.js';
 import { loadConfigFile, type FilesystemCatalogConfig } from '../../../src/config/index.js';
 import { isIcefrontError } from '../../../src/errors/index.js';
-import { fileManifestSource, parseScanRequest, planFiles } from '../../../src/planner/index.js';
+import { fileManifestSource, parseScanRequest, planByManifest, planFiles } from '../../../src/planner/index.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const catalog = createFilesystemCatalog(loadConfigFile(path.join(REPO, 'config.example.yaml')).catalogs.get('demo') as FilesystemCatalogConfig);
@@ -64,4 +64,19 @@ t.test('case-sensitive false binds column names in any case; true refuses them',
   } catch (err) {
     t.ok(isIcefrontError(err, 'INVALID_FILTER'));
   }
+});
+
+t.test('min-rows-requested: manifests are read in order only until enough rows are covered', async (t) => {
+  const loaded = await catalog.loadTable({ namespace: ['sales'], name: 'orders' });
+  const source = fileManifestSource(loaded.io, loaded.metadata);
+  const all = await planByManifest(loaded.metadata, parseScanRequest({}), { source });
+  const some = await planByManifest(loaded.metadata, parseScanRequest({}), { source, concurrency: 1, minRows: 1n });
+  t.ok(all.manifests.length > 1, `${all.manifests.length} data manifests`);
+  t.equal(some.manifests.length, 1, 'one manifest read, the rest skipped');
+  t.equal(some.stats.dataManifestsRead, 1);
+  t.same(
+    some.manifests[0]!.tasks.map((x) => x.data.file.filePath),
+    all.manifests[0]!.tasks.map((x) => x.data.file.filePath),
+    'a prefix of the full plan',
+  );
 });

@@ -209,4 +209,6 @@ t.test('responses stay under max-response-bytes, and min-rows-requested stops pl
   const limited = parse((await post(small, `${base}/plan`, { 'min-rows-requested': 1 })).body);
   t.equal(limited['file-scan-tasks'].length, 1, 'one file covers one row');
   t.equal(limited['plan-tasks'], undefined, 'no further batches');
+  const again = parse((await small.inject({ url: `${base}/plan/${encodeURIComponent(limited['plan-id']!)}` })).body);
+  t.same(again['file-scan-tasks'], limited['file-scan-tasks'], 'GET plan/{id} re-plans the same prefix');
 });
