@@ -56,8 +56,8 @@ export function refFromJson(obj: JsonObject): PlanRef {
 }
 
 /** A payload object holding exactly the plan fields plus `extra` required keys. */
-export function refObject(v: unknown, extra: readonly string[] = []): JsonObject {
-  return object(v, [...REF_KEYS, ...extra], REF_OPTIONAL_KEYS);
+export function refObject(v: unknown, extra: readonly string[] = [], extraOptional: readonly string[] = []): JsonObject {
+  return object(v, [...REF_KEYS, ...extra], [...REF_OPTIONAL_KEYS, ...extraOptional]);
 }
 
 /**

@@ -9,6 +9,8 @@
  *      (exclusive), o byte offset and l byte length of the Avro blocks covering the range and b
  *      the ordinal of the first entry in the block at o (all three or none), i first row id at
  *      the first of those blocks (v3) }
+ *   x  optional: the ranges of further batches, one array each; redeeming the task also hands
+ *      them out as plan tasks (a fan-out, so a /plan response stays small for huge plans)
  */
 import { fail } from '../errors/index.js';
 import { stringifyJson } from '../iceberg/index.js';
@@ -53,6 +55,8 @@ export interface ManifestRange {
 
 export interface PlanTask extends PlanRef {
   readonly ranges: readonly ManifestRange[];
+  /** Further batches this task fans out to: each becomes a plan task of its own when redeemed. */
+  readonly more?: readonly (readonly ManifestRange[])[];
 }
 
 function rangeToJson(r: ManifestRange): JsonObject {
@@ -102,7 +106,10 @@ export function encodePlanTask(task: PlanTask, key?: Buffer): string {
   const ranges = task.ranges.map(rangeToJson);
   if (readOrUndefined(() => rangesFromJson(ranges)) === undefined)
     throw fail('INTERNAL', 'A plan task needs at least one non-empty manifest entry range');
-  const text = seal(KIND, stringifyJson({ ...refToJson(task), r: ranges }), key);
+  const more = task.more?.map((batch) => batch.map(rangeToJson));
+  if (more && more.some((batch) => readOrUndefined(() => rangesFromJson(batch)) === undefined))
+    throw fail('INTERNAL', 'A fanned-out batch needs at least one non-empty manifest entry range');
+  const text = seal(KIND, stringifyJson({ ...refToJson(task), r: ranges, ...(more && more.length > 0 && { x: more }) }), key);
   if (text.length > PLAN_TASK_MAX_LENGTH)
     throw fail('INVALID_SCAN', `The scan is too large to carry in a plan task (${text.length} characters, limit ${PLAN_TASK_MAX_LENGTH})`);
   return text;
@@ -117,7 +124,10 @@ export function decodePlanTask(text: string, key?: Buffer): PlanTask | undefined
   const json = open(KIND, text, key, PLAN_TASK_MAX_LENGTH);
   if (json === undefined) return undefined;
   return readOrUndefined(() => {
-    const obj = refObject(parsePayload(json), ['r']);
-    return { ...refFromJson(obj), ranges: rangesFromJson(obj['r']) };
+    const obj = refObject(parsePayload(json), ['r'], ['x']);
+    const x = obj['x'];
+    if (x !== undefined && (!Array.isArray(x) || x.length === 0)) reject();
+    const more = x === undefined ? undefined : (x as unknown[]).map(rangesFromJson);
+    return { ...refFromJson(obj), ranges: rangesFromJson(obj['r']), ...(more && { more }) };
   });
 }

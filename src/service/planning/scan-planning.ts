@@ -23,7 +23,17 @@ import {
   type PlanOptions,
   type ScanRequest,
 } from '../../planner/index.js';
-import { decodePlanId, decodePlanTask, encodePlanId, encodePlanTask, planTaskMatches, type PlanRef, type TableBinding } from '../../tokens/index.js';
+import {
+  decodePlanId,
+  decodePlanTask,
+  encodePlanId,
+  encodePlanTask,
+  planTaskMatches,
+  type ManifestRange,
+  type PlanRef,
+  type TableBinding,
+} from '../../tokens/index.js';
+import { stringifyJson } from '../../iceberg/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { cutBatches } from './batches.js';
 import { cachingManifestSource, type ManifestCaches } from './caching-source.js';
@@ -92,9 +102,9 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       ctx,
     );
     const [first, ...rest] = batches;
-    const planTasks = rest.map((b) => encodePlanTask({ ...ref, ranges: b.ranges }, key));
     const inline = scanTasksToJson([...first!.tasks].sort(compareTasks), ctx);
-    return { inline, planTasks };
+    const budget = options.maxResponseBytes - stringifyJson(inline).length - ENVELOPE_BYTES;
+    return { inline, planTasks: fitPlanTasks(ref, rest.map((b) => b.ranges), budget, key) };
   }
 
   return {
@@ -157,9 +167,33 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
         throw noSuchPlanTask();
       }
       if (!plan) throw noSuchPlanTask();
-      return scanTasksToJson(plan.tasks, plan);
+      // A fan-out task hands its further batches out as plan tasks of their own.
+      const { ranges: _own, more, ...taskRef } = task;
+      const fanned = (more ?? []).map((batch) => encodePlanTask({ ...taskRef, ranges: batch }, key));
+      return { ...scanTasksToJson(plan.tasks, plan), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
     },
   };
+}
+
+/** Room for a response's status, plan id and JSON punctuation. */
+const ENVELOPE_BYTES = 1024;
+
+/**
+ * The plan-task strings for `batches`, within `budget` bytes of response: one string per batch
+ * when they fit, else fan-out strings each carrying a run of batches (the client redeems one and
+ * receives the rest of its run as plan tasks), doubling the run length until the strings fit.
+ */
+function fitPlanTasks(ref: PlanRef, batches: readonly (readonly ManifestRange[])[], budget: number, key: Buffer | undefined): string[] {
+  const size = (strings: string[]) => strings.reduce((n, s) => n + s.length + 3, 0);
+  let strings = batches.map((ranges) => encodePlanTask({ ...ref, ranges }, key));
+  for (let run = 2; size(strings) > budget && strings.length > 1; run *= 2) {
+    strings = [];
+    for (let i = 0; i < batches.length; i += run) {
+      const [own, ...more] = batches.slice(i, i + run);
+      strings.push(encodePlanTask({ ...ref, ranges: own!, ...(more.length > 0 && { more }) }, key));
+    }
+  }
+  return strings;
 }
 
 /** The scan a plan id or task pins, if its snapshot still exists (else the string has expired). */

@@ -212,3 +212,26 @@ t.test('responses stay under max-response-bytes, and min-rows-requested stops pl
   const again = parse((await small.inject({ url: `${base}/plan/${encodeURIComponent(limited['plan-id']!)}` })).body);
   t.same(again['file-scan-tasks'], limited['file-scan-tasks'], 'GET plan/{id} re-plans the same prefix');
 });
+
+t.test('when plan-task strings would overflow max-response-bytes, fan-out tasks keep every response within it', async (t) => {
+  const app = appWith([demoCatalog()], { batchSize: 1, maxResponseBytes: 4096 });
+  t.teardown(() => app.close());
+  const base = DEMO('sales', 'orders');
+  const reference = appWith([demoCatalog()], { batchSize: 0 });
+  t.teardown(() => reference.close());
+  const whole = await planAndRedeem(reference, base, {});
+  const res = await post(app, `${base}/plan`, {});
+  t.ok(Buffer.byteLength(res.body) <= 4096, `the /plan response is ${Buffer.byteLength(res.body)} bytes`);
+  const plan = parse(res.body);
+  t.ok((plan['plan-tasks'] ?? []).length < whole.keys.length - 1, 'fewer strings than batches: some fan out');
+  const got = await planAndRedeem(app, base, {});
+  t.same([...got.keys].sort(), [...whole.keys].sort(), 'inline + every redeemed and fanned-out task = the plan, each once');
+  let biggest = 0;
+  const queue = [...(plan['plan-tasks'] ?? [])];
+  while (queue.length > 0) {
+    const r = await post(app, `${base}/tasks`, { 'plan-task': queue.shift()! });
+    biggest = Math.max(biggest, Buffer.byteLength(r.body));
+    queue.push(...(parse(r.body)['plan-tasks'] ?? []));
+  }
+  t.ok(biggest <= 4096, `every /tasks response within the bound (largest ${biggest} bytes)`);
+});
