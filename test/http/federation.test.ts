@@ -225,3 +225,29 @@ t.test('upstream faults through the front door: hang → 504, garbage load-table
   t.equal(listed.statusCode, 504, 'a streamed (pass-through) request that hangs: 504');
   t.comment(`answered in ${Date.now() - started} ms`);
 });
+
+t.test('bearer and oauth2 modes: Icefront’s own identity reaches the upstream, the caller’s never does', async (t) => {
+  const table = stubTableFromDir(path.join(DEMO_WAREHOUSE, 'sales/orders/metadata'), ['sales'], 'orders');
+  const bearerUp = await startUpstreamStub({ requireToken: 'icefront-own-token', tables: [table] });
+  const oauthUp = await startUpstreamStub({ oauth: { clientId: 'icefront', clientSecret: 'client-secret-value' }, tables: [table] });
+  const front = buildIcefront(
+    configOf([
+      stubCatalogConfig(bearerUp, { name: 'bearer', auth: { mode: 'bearer', token: 'icefront-own-token' } }),
+      stubCatalogConfig(oauthUp, { name: 'oauth', auth: { mode: 'oauth2', tokenUrl: oauthUp.tokenUrl, clientId: 'icefront', clientSecret: 'client-secret-value' } }),
+    ]),
+  ).app;
+  t.teardown(async () => {
+    await front.close();
+    await bearerUp.close();
+    await oauthUp.close();
+  });
+  for (const name of ['bearer', 'oauth']) {
+    const res = await front.inject({ url: `/v1/${name}/namespaces/sales/tables/orders`, headers: { authorization: 'Bearer callers-own-token' } });
+    t.equal(res.statusCode, 200, `${name}: loaded with Icefront's identity`);
+  }
+  t.ok(bearerUp.requests.every((r) => r.headers.authorization === 'Bearer icefront-own-token'), 'bearer: every request carried the configured token');
+  t.ok(oauthUp.issuedTokens.length >= 1, 'oauth2: a token was obtained with the client credentials');
+  const catalogCalls = oauthUp.requests.filter((r) => r.url.includes('/v1/'));
+  t.ok(catalogCalls.every((r) => oauthUp.issuedTokens.some((tok) => r.headers.authorization === `Bearer ${tok}`)), 'oauth2: catalog calls carry the issued token');
+  for (const up of [bearerUp, oauthUp]) t.notOk(up.requests.some((r) => JSON.stringify(r.headers).includes('callers-own-token')), 'the caller’s token never left Icefront');
+});
