@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { LRUCache } from 'lru-cache';
+import { createComputeCache, type ComputeCache } from '../../cache/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import { parseTableMetadata, type TableMetadata } from '../../iceberg/index.js';
 import type { FileIO } from '../../storage/index.js';
@@ -10,27 +10,27 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
 /**
  * Reads and parses metadata files, caching parsed results keyed by (path, size, mtime) so a
- * rewritten file is re-read. The cache is bounded by the total size of the files it holds.
+ * rewritten file is re-read; concurrent loads of one file share one parse. The cache is bounded
+ * by the total size of the files it holds.
  */
 export class MetadataReader {
-  private readonly cache: LRUCache<string, { metadata: TableMetadata; bytes: number }>;
+  private readonly cache: ComputeCache<{ metadata: TableMetadata; bytes: number }>;
 
   constructor(
     private readonly io: FileIO,
     maxBytes: number = DEFAULT_METADATA_CACHE_BYTES,
   ) {
-    this.cache = new LRUCache({ maxSize: Math.max(1, maxBytes), sizeCalculation: (v) => Math.max(1, v.bytes) });
+    this.cache = createComputeCache({ name: 'table-metadata', maxBytes, sizeOf: (v) => v.bytes });
   }
 
   /** Parse the metadata file at `file` (a local path); `label` names it in error messages. */
   async read(file: string, label: string): Promise<TableMetadata> {
     const stat = await this.io.stat(file);
     const key = `${file}\0${stat.size}\0${stat.mtimeMs}`;
-    const hit = this.cache.get(key);
-    if (hit) return hit.metadata;
-    const raw = await this.io.readFile(file);
-    const metadata = parse(raw, label);
-    this.cache.set(key, { metadata, bytes: raw.length });
+    const { metadata } = await this.cache.get(key, async () => {
+      const raw = await this.io.readFile(file);
+      return { metadata: parse(raw, label), bytes: raw.length };
+    });
     return metadata;
   }
 }
