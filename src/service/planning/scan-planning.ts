@@ -168,8 +168,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       }
       if (!plan) throw noSuchPlanTask();
       // A fan-out task hands its further batches out as plan tasks of their own.
-      const { ranges: _own, more, ...taskRef } = task;
-      const fanned = (more ?? []).map((batch) => encodePlanTask({ ...taskRef, ranges: batch }, key));
+      const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...refOf(task), ranges: batch }, key));
       return { ...scanTasksToJson(plan.tasks, plan), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
     },
   };
@@ -205,6 +204,12 @@ function pinnedRequest(table: LoadedTable, ref: PlanRef, code: 'NO_SUCH_PLAN_ID'
   } catch {
     throw gone();
   }
+}
+
+/** The plan a task belongs to, without its own work (ranges, fan-out). */
+function refOf(task: PlanRef): PlanRef {
+  const { catalog, namespace, table, tableUuid, snapshotId, scan } = task;
+  return { catalog, namespace, table, ...(tableUuid !== undefined && { tableUuid }), snapshotId, scan };
 }
 
 function planTaskOf(body: unknown): string {
