@@ -62,8 +62,10 @@ const NO_SNAPSHOT = -1n;
 export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
   const key = options.tokenKey;
 
-  function planOptions(table: LoadedTable): PlanOptions {
-    const tableKey = table.metadata.tableUuid ?? table.metadata.location;
+  function planOptions(prefix: string, table: LoadedTable): PlanOptions {
+    // Cached work is keyed per catalog too: two catalogs may hold tables with one UUID and the
+    // same manifest paths, and one must never be served the other's decoded manifests.
+    const tableKey = JSON.stringify([prefix, table.metadata.tableUuid ?? table.metadata.location]);
     let source: ManifestSource = fileManifestSource(table.io, table.metadata);
     if (options.manifestCaches) source = cachingManifestSource(source, options.manifestCaches, tableKey, options.metrics);
     const deleteCache = options.deleteIndexCache;
@@ -88,7 +90,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
   /** Plans a pinned scan and cuts it into the inline batch and plan tasks. */
   async function planPinned(prefix: string, table: LoadedTable, request: ScanRequest, ref: PlanRef) {
     const plan = await planByManifest(table.metadata, request, {
-      ...planOptions(table),
+      ...planOptions(prefix, table),
       ...(request.minRowsRequested !== undefined && { minRows: request.minRowsRequested }),
     });
     const ctx = { specsById: plan.specsById, schema: plan.schema, statsFieldIds: plan.statsFieldIds };
@@ -160,7 +162,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       }));
       let plan;
       try {
-        plan = await planRanges(table.metadata, request, ranges, planOptions(table));
+        plan = await planRanges(table.metadata, request, ranges, planOptions(prefix, table));
       } catch (err) {
         // A hint that does not land on a block (only an unsigned, edited string can carry one) is not the table's fault.
         if (!isIcefrontError(err, 'INVALID_METADATA') || !ranges.some((r) => 'index' in r)) throw err;
