@@ -41,7 +41,7 @@ export async function planCommand(args: string[], out: (line: string) => void): 
   if (values['stats-fields'] !== undefined) body['stats-fields'] = values['stats-fields'].split(',');
 
   const service = buildService(loadConfigFile(values.config!));
-  const { result, stats, snapshotId } = await service.explainTableScan(warehouse, { namespace, name: table }, body);
+  const { tasks: result, stats, snapshotId } = await service.explainTableScan(warehouse, { namespace, name: table }, body);
   if (values.json) {
     out(stringifyJson({ ...result, summary: { 'snapshot-id': snapshotId, ...stats } }, 2));
     return;
