@@ -11,6 +11,7 @@ import {
   type ContentFile,
   type PartitionSpec,
   type Schema,
+  stringifyJson,
   type StructType,
 } from '../../iceberg/index.js';
 import { DELETE_FILE_PATH_ID } from '../deletes/index.js';
@@ -32,44 +33,62 @@ const NO_STATS: ReadonlySet<number> = new Set();
 const POSITION_DELETE_STATS: ReadonlySet<number> = new Set([DELETE_FILE_PATH_ID]);
 
 export function scanTasksToJson(tasks: readonly FileTask[], ctx: ScanTasksJsonContext): ScanTasksJson {
-  const partitionTypes = new Map<number, StructType>();
-  const typeFor = (specId: number): StructType => {
-    let t = partitionTypes.get(specId);
+  return new ScanTasksWriter(ctx).write(tasks);
+}
+
+/** Writes tasks of one plan, resolving each spec's partition type once for all of them. */
+export class ScanTasksWriter {
+  private readonly partitionTypes = new Map<number, StructType>();
+
+  constructor(private readonly ctx: ScanTasksJsonContext) {}
+
+  private typeFor(specId: number): StructType {
+    let t = this.partitionTypes.get(specId);
     if (!t) {
-      const spec = ctx.specsById.get(specId);
-      t = spec ? partitionType(spec, ctx.schema) : { kind: 'struct', fields: [] };
-      partitionTypes.set(specId, t);
+      const spec = this.ctx.specsById.get(specId);
+      t = spec ? partitionType(spec, this.ctx.schema) : { kind: 'struct', fields: [] };
+      this.partitionTypes.set(specId, t);
     }
     return t;
-  };
-  const deleteFiles: Record<string, unknown>[] = [];
-  const deleteIndex = new Map<string, number>();
-  const fileScanTasks = tasks.map((task) => {
-    const refs: number[] = [];
-    for (const del of task.deletes) {
-      const key = `${del.file.filePath}\u0000${del.file.contentOffset ?? ''}`;
-      let i = deleteIndex.get(key);
-      if (i === undefined) {
-        i = deleteFiles.length;
-        deleteIndex.set(key, i);
-        deleteFiles.push(contentFileToJson(del.file, { partitionType: typeFor(del.file.specId), statsFieldIds: deleteStats(del.file) }));
+  }
+
+  /** Bytes one task adds to a response, its delete files included (an upper bound for shared ones). */
+  taskBytes(task: FileTask): number {
+    return stringifyJson(this.write([task])).length + 2;
+  }
+
+  write(tasks: readonly FileTask[]): ScanTasksJson {
+    const ctx = this.ctx;
+    const typeFor = (specId: number) => this.typeFor(specId);
+    const deleteFiles: Record<string, unknown>[] = [];
+    const deleteIndex = new Map<string, number>();
+    const fileScanTasks = tasks.map((task) => {
+      const refs: number[] = [];
+      for (const del of task.deletes) {
+        const key = `${del.file.filePath}\u0000${del.file.contentOffset ?? ''}`;
+        let i = deleteIndex.get(key);
+        if (i === undefined) {
+          i = deleteFiles.length;
+          deleteIndex.set(key, i);
+          deleteFiles.push(contentFileToJson(del.file, { partitionType: typeFor(del.file.specId), statsFieldIds: deleteStats(del.file) }));
+        }
+        refs.push(i);
       }
-      refs.push(i);
-    }
-    const out: Record<string, unknown> = {
-      'data-file': contentFileToJson(task.data.file, {
-        partitionType: typeFor(task.data.file.specId),
-        statsFieldIds: ctx.statsFieldIds,
-      }),
-    };
-    if (refs.length > 0) out['delete-file-references'] = refs;
-    out['residual-filter'] = expressionToJson(task.residual);
-    return out;
-  });
-  // Spec ScanTasks: delete-files only alongside non-empty file-scan-tasks in the same response.
-  return deleteFiles.length > 0
-    ? { 'delete-files': deleteFiles, 'file-scan-tasks': fileScanTasks }
-    : { 'file-scan-tasks': fileScanTasks };
+      const out: Record<string, unknown> = {
+        'data-file': contentFileToJson(task.data.file, {
+          partitionType: typeFor(task.data.file.specId),
+          statsFieldIds: ctx.statsFieldIds,
+        }),
+      };
+      if (refs.length > 0) out['delete-file-references'] = refs;
+      out['residual-filter'] = expressionToJson(task.residual);
+      return out;
+    });
+    // Spec ScanTasks: delete-files only alongside non-empty file-scan-tasks in the same response.
+    return deleteFiles.length > 0
+      ? { 'delete-files': deleteFiles, 'file-scan-tasks': fileScanTasks }
+      : { 'file-scan-tasks': fileScanTasks };
+  }
 }
 
 /** Java DeleteFileIndex keeps stats only for `file_path` (position deletes) or the equality ids. */

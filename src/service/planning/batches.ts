@@ -4,8 +4,7 @@
  * spanning manifests). Each batch knows the entry ranges it covers, which is what its plan task
  * carries, so redeeming it reads only those slices.
  */
-import { stringifyJson } from '../../iceberg/index.js';
-import { scanTasksToJson, type FileTask, type ManifestIndex, type ManifestTasks, type ScanTasksJsonContext } from '../../planner/index.js';
+import type { FileTask, ManifestIndex, ManifestTasks, ScanTasksWriter } from '../../planner/index.js';
 
 export interface BatchRange {
   readonly manifest: string;
@@ -35,7 +34,7 @@ export interface BatchLimits {
 /** Room left in a response for its envelope (status, plan id, plan-task strings are counted by the caller). */
 const ENVELOPE_BYTES = 256;
 
-export function cutBatches(manifests: readonly ManifestTasks[], limits: BatchLimits, ctx: ScanTasksJsonContext): Batch[] {
+export function cutBatches(manifests: readonly ManifestTasks[], limits: BatchLimits, writer: ScanTasksWriter): Batch[] {
   const batches: Batch[] = [];
   let current: Batch = { tasks: [], ranges: [] };
   let bytes = ENVELOPE_BYTES;
@@ -46,7 +45,7 @@ export function cutBatches(manifests: readonly ManifestTasks[], limits: BatchLim
   outer: for (const { manifest, tasks } of manifests) {
     for (const task of tasks) {
       // An upper bound: deletes shared by tasks of one batch are counted once per task.
-      const size = stringifyJson(scanTasksToJson([task], ctx)).length + 2;
+      const size = writer.taskBytes(task);
       if (full(size)) {
         batches.push(current);
         current = { tasks: [], ranges: [] };

@@ -17,6 +17,7 @@ import {
   planByManifest,
   planRanges,
   resolveScanTarget,
+  ScanTasksWriter,
   scanTasksToJson,
   type DeleteFileIndex,
   type ManifestSource,
@@ -93,7 +94,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       ...planOptions(prefix, table),
       ...(request.minRowsRequested !== undefined && { minRows: request.minRowsRequested }),
     });
-    const ctx = { specsById: plan.specsById, schema: plan.schema, statsFieldIds: plan.statsFieldIds };
+    const writer = new ScanTasksWriter({ specsById: plan.specsById, schema: plan.schema, statsFieldIds: plan.statsFieldIds });
     const batches = cutBatches(
       plan.manifests,
       {
@@ -101,10 +102,10 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
         maxBytes: options.maxResponseBytes,
         ...(request.minRowsRequested !== undefined && { minRows: request.minRowsRequested }),
       },
-      ctx,
+      writer,
     );
     const [first, ...rest] = batches;
-    const inline = scanTasksToJson([...first!.tasks].sort(compareTasks), ctx);
+    const inline = writer.write([...first!.tasks].sort(compareTasks));
     const budget = options.maxResponseBytes - stringifyJson(inline).length - ENVELOPE_BYTES;
     return { inline, planTasks: fitPlanTasks(ref, rest.map((b) => b.ranges), budget, key) };
   }
