@@ -46,16 +46,33 @@ export function highestVersionFiles(files: readonly string[]): string[] {
 }
 
 /**
- * The current metadata: the hinted version when the hint names an existing file, else the
- * highest version number; ties (several files for one version, or no numbered files) go to the
- * newest `last-updated-ms`, then to the greatest file name so the choice is deterministic.
+ * The files carrying the version the hint names, then — as Iceberg Java's HadoopTableOperations
+ * `refresh()` does — the files of version N+1 while such a file exists: the hint is written after
+ * the commit, so a writer that committed again (or crashed before rewriting the hint) leaves it
+ * behind. A hint naming a file stem follows that file's version number the same way.
+ */
+export function filesAfterHint(hint: string, files: readonly string[]): string[] {
+  const named = filesNamedByHint(hint, files);
+  const start = named.length > 0 ? metadataVersion(named[0]!) : undefined;
+  if (start === undefined) return named;
+  const versions = new Set(files.map(metadataVersion));
+  let version = start;
+  while (versions.has(version + 1n)) version += 1n;
+  return version === start ? named : files.filter((f) => metadataVersion(f) === version);
+}
+
+/**
+ * The current metadata: the hinted version (followed forward while the next version exists) when
+ * the hint names an existing file, else the highest version number; ties (several files for one
+ * version, or no numbered files) go to the newest `last-updated-ms`, then to the greatest file
+ * name so the choice is deterministic.
  */
 export async function chooseCurrentMetadata(
   files: readonly string[],
   hint: string | undefined,
   load: (file: string) => Promise<TableMetadata>,
 ): Promise<{ file: string; metadata: TableMetadata }> {
-  const hinted = hint === undefined ? [] : filesNamedByHint(hint, files);
+  const hinted = hint === undefined ? [] : filesAfterHint(hint, files);
   const candidates = hinted.length > 0 ? hinted : highestVersionFiles(files);
   let best: { file: string; metadata: TableMetadata } | undefined;
   for (const file of [...candidates].sort()) {

@@ -2,6 +2,7 @@ import t from 'tap';
 import type { TableMetadata } from '../../../src/iceberg/index.js';
 import {
   chooseCurrentMetadata,
+  filesAfterHint,
   filesNamedByHint,
   highestVersionFiles,
   metadataVersion,
@@ -35,6 +36,17 @@ t.test('a version hint names files by number, by vN, or by file stem', async (t)
   t.same(filesNamedByHint('../../etc/passwd', files), [], 'a hint only ever names listed files');
 });
 
+t.test('a lagging hint is followed forward while the next version exists, as HadoopTableOperations.refresh does', async (t) => {
+  const files = ['v1.metadata.json', 'v2.metadata.json', 'v3.metadata.json', 'v4.gz.metadata.json', 'v6.metadata.json'];
+  t.same(filesAfterHint('2', files), ['v4.gz.metadata.json'], 'v3 and v4 exist after the hinted v2; v5 does not, so v6 is not reached');
+  t.same(filesAfterHint('4', files), ['v4.gz.metadata.json'], 'an up-to-date hint stays');
+  t.same(filesAfterHint('6', files), ['v6.metadata.json']);
+  t.same(filesAfterHint('9', files), [], 'a dangling hint names nothing');
+  const sequenced = ['00001-a.metadata.json', '00002-b.metadata.json', '00003-c.metadata.json', '00003-d.metadata.json'];
+  t.same(filesAfterHint('00001-a', sequenced), ['00003-c.metadata.json', '00003-d.metadata.json'], 'a stem hint follows its version number');
+  t.same(filesAfterHint('00003-d', sequenced), ['00003-d.metadata.json'], 'a stem hint at the newest version names its own file');
+});
+
 t.test('the highest version wins by number, not by text', async (t) => {
   t.same(highestVersionFiles(['v9.metadata.json', 'v10.metadata.json']), ['v10.metadata.json']);
   t.same(highestVersionFiles(['2-a.metadata.json', '00010-b.metadata.json', 'vfinal.metadata.json']), ['00010-b.metadata.json']);
@@ -51,7 +63,8 @@ t.test('ties go to the newest last-updated-ms, then to the greatest file name', 
   };
   t.equal((await chooseCurrentMetadata(['c.metadata.json', 'a.metadata.json', 'b.metadata.json'], undefined, load)).file, 'c.metadata.json');
   t.equal((await chooseCurrentMetadata(['a.metadata.json', 'b.metadata.json'], undefined, load)).file, 'b.metadata.json');
-  t.equal((await chooseCurrentMetadata(['v1.metadata.json', 'v2.metadata.json'], '1', load)).file, 'v1.metadata.json', 'the hint beats a higher version');
+  t.equal((await chooseCurrentMetadata(['v1.metadata.json', 'v3.metadata.json'], '1', load)).file, 'v1.metadata.json', 'the hint beats a higher version past a gap');
+  t.equal((await chooseCurrentMetadata(['v1.metadata.json', 'v2.metadata.json'], '1', load)).file, 'v2.metadata.json', 'a lagging hint is followed');
   loaded.length = 0;
   t.equal((await chooseCurrentMetadata(['v1.metadata.json', 'v2.metadata.json', 'v2.gz.metadata.json'], undefined, load)).file, 'v2.gz.metadata.json');
   t.same(loaded.sort(), ['v2.gz.metadata.json', 'v2.metadata.json'], 'only the tied candidates are parsed');

@@ -106,7 +106,7 @@ t.test('symlinks pointing out of the warehouse are neither listed nor loaded', a
   t.equal(await errorCode(catalog.loadTable({ namespace: ['db2'], name: 'meta-out' })), 'NO_SUCH_TABLE');
 });
 
-t.test('version-hint.text picks the current metadata when it names an existing version', async (t) => {
+t.test('version-hint.text names where the search for the current metadata starts, as in Iceberg Java', async (t) => {
   const { warehouse } = tempWarehouse(t);
   const three = (hint: string, hintFile = 'version-hint.text') => ({
     'metadata/v1.metadata.json': meta('v1', 3000),
@@ -122,12 +122,16 @@ t.test('version-hint.text picks the current metadata when it names an existing v
     empty: three(''),
     dangling: three('7'),
     stem: { ...three('00005-x'), 'metadata/00005-x.metadata.json': meta('stem', 0) },
+    lagging: three('1'),
+    gap: { 'metadata/v1.metadata.json': meta('v1', 1), 'metadata/v2.metadata.json': meta('v2', 2), 'metadata/v4.metadata.json': meta('v4', 4), 'metadata/version-hint.text': '2' },
   };
   for (const [name, files] of Object.entries(tables)) writeFiles(path.join(warehouse, 'db', name), files);
-  t.equal(await loadedTag(warehouse, 'plain'), 'v2');
-  t.equal(await loadedTag(warehouse, 'newline'), 'v2');
-  t.equal(await loadedTag(warehouse, 'spaces'), 'v2');
-  t.equal(await loadedTag(warehouse, 'txt'), 'v2', 'Impala writes version-hint.txt');
+  t.equal(await loadedTag(warehouse, 'plain'), 'v3', 'a hint of 2 is followed to v3, which exists');
+  t.equal(await loadedTag(warehouse, 'newline'), 'v3');
+  t.equal(await loadedTag(warehouse, 'spaces'), 'v3');
+  t.equal(await loadedTag(warehouse, 'txt'), 'v3', 'Impala writes version-hint.txt');
+  t.equal(await loadedTag(warehouse, 'lagging'), 'v3', 'a hint two commits behind is followed to the last version');
+  t.equal(await loadedTag(warehouse, 'gap'), 'v2', 'following stops where v3 is missing: the hint beats the higher v4');
   t.equal(await loadedTag(warehouse, 'empty'), 'v3', 'an empty hint falls back to the highest version');
   t.equal(await loadedTag(warehouse, 'dangling'), 'v3', 'a dangling hint falls back to the highest version');
   t.equal(await loadedTag(warehouse, 'stem'), 'stem', 'a hint may name a file stem');

@@ -10,14 +10,12 @@ import {
 } from '../../helpers/real-fixtures.js';
 
 /**
- * Tables where INDEX.json's rule ("newest last-updated-ms") and ours ("version-hint, else the
- * highest version, ties by last-updated-ms") pick different files, with the file our rule picks.
+ * Tables where INDEX.json's rule ("newest last-updated-ms") and ours (Java's: version-hint followed
+ * forward while the next version exists, else the highest version, ties by last-updated-ms) pick
+ * different files, with the file our rule picks. (dremio-oss/partitionednation's hint says 2
+ * although v3 and v4 exist: followed forward, both rules pick v4.)
  */
 const RULE_DIFFERS: Record<string, { ours: string; why: string }> = {
-  'dremio-oss/partitionednation': {
-    ours: 'metadata/v2.metadata.json',
-    why: 'version-hint.text says 2 although v3 and v4 exist; the hint names an existing version, so it wins',
-  },
   'duckdb-iceberg/name_mapping/warehouse_1/mydb/t1': {
     ours: 'metadata/v7.metadata.json',
     why: 'version-hint.text says 7; v3.1/v3.2/v4.1 are newer by last-updated-ms but the hint names v7',

@@ -58,12 +58,14 @@ t.test('a commit between /plan and /tasks changes nothing: the plan is pinned to
   t.teardown(copy.remove);
   const hint = path.join(copy.tableDir, 'metadata/version-hint.text');
   const latest = fs.readFileSync(hint, 'utf8').trim();
-  fs.writeFileSync(hint, String(Number(latest) - 1)); // the table as it was one commit ago
+  const latestFile = path.join(copy.tableDir, `metadata/v${latest}.metadata.json`);
+  fs.renameSync(latestFile, `${latestFile}.later`); // the table as it was one commit ago
+  fs.writeFileSync(hint, String(Number(latest) - 1));
   const app = appWith([demoCatalog('demo', copy.warehouse)], { batchSize: 1 });
   t.teardown(() => app.close());
   const plan = parse((await post(app, `${DEMO('sales', 'orders')}/plan`, {})).body);
   const before = await Promise.all((plan['plan-tasks'] ?? []).map((task) => post(app, `${DEMO('sales', 'orders')}/tasks`, { 'plan-task': task })));
-  fs.writeFileSync(hint, latest); // a new metadata version becomes current
+  fs.renameSync(`${latestFile}.later`, latestFile); // a writer commits the next version (the hint lags behind)
   const unpinned = parse((await post(app, `${DEMO('sales', 'orders')}/plan`, {})).body);
   t.not(JSON.stringify(unpinned['plan-tasks']), JSON.stringify(plan['plan-tasks']), 'a new plan now sees the new snapshot');
   const after = await Promise.all((plan['plan-tasks'] ?? []).map((task) => post(app, `${DEMO('sales', 'orders')}/tasks`, { 'plan-task': task })));
@@ -110,6 +112,9 @@ t.test('rejected plan tasks are 404 NoSuchPlanTaskException; a missing table is 
   fs.cpSync(path.join(copy.tableDir), path.join(copy.warehouse, 'sales', 'orders_copy'), { recursive: true });
   await expect404(`${base}_copy/tasks`, { 'plan-task': task }, 'foreign table');
   // the snapshot expires: the table is rolled back to a version that never had it
+  for (const f of fs.readdirSync(path.join(copy.tableDir, 'metadata'))) {
+    if (/^v\d+\.metadata\.json$/.test(f) && f !== 'v1.metadata.json') fs.rmSync(path.join(copy.tableDir, 'metadata', f));
+  }
   fs.writeFileSync(path.join(copy.tableDir, 'metadata/version-hint.text'), '1');
   await expect404(`${base}/tasks`, { 'plan-task': task }, 'expired snapshot');
   const bad = await post(app, `${base}/tasks`, {});
