@@ -4,7 +4,7 @@ import { fail, isIcefrontError } from '../errors/index.js';
 import type { LocationRemap } from '../config/index.js';
 import type { DirEntry, FileIO, FileStat, WarehouseFileIO } from './file-io.js';
 import { LocationResolver } from './location-resolver.js';
-import { isMissing, notFound, storageFailure, WarehouseRoots } from './warehouse-roots.js';
+import { isMissing, notFound, outside, storageFailure, WarehouseRoots } from './warehouse-roots.js';
 
 export interface LocalFileIOOptions {
   /** Directories reads may touch. The `dir` of every remap is allowed as well. */
@@ -111,13 +111,17 @@ class LocalFileIO implements WarehouseFileIO {
     }
   }
 
-  /** The real path of the first candidate that exists; FILE_NOT_FOUND when none does. */
+  /**
+   * The real path of the first candidate that exists: direct mappings, then suffixes below the
+   * table's folder. FILE_NOT_FOUND when none does; PATH_OUTSIDE_WAREHOUSE when nothing maps it.
+   */
   private async locate(location: string): Promise<string> {
-    for (const candidate of this.resolver.candidates(location)) {
+    const { direct, bySuffix } = this.resolver.candidates(location);
+    for (const candidate of [...direct, ...bySuffix]) {
       const confined = await this.roots.confine(candidate, location);
       if (confined.found) return confined.real;
     }
-    throw notFound(location);
+    throw direct.length > 0 ? notFound(location) : outside(location);
   }
 }
 

@@ -103,7 +103,8 @@ t.test('reads outside the warehouse roots are refused', async (t) => {
     's3://b/wh/db/t/../../../../../../../etc/passwd',
     's3://other-bucket/anything',
     'relative/path/nobody/maps.avro',
-    'gs://b/wh/db/t/data/f.bin',
+    'gs://b/wh/db/t/data/nope.bin',
+    's3://other-bucket/db/t/data/../../../../outside/secret.txt',
     'bad\0name',
     '',
   ];
@@ -113,6 +114,33 @@ t.test('reads outside the warehouse roots are refused', async (t) => {
   }
   t.equal(await errorCode(io.readRange(secret, 0, 3)), 'PATH_OUTSIDE_WAREHOUSE');
   t.equal(await errorCode(io.stat(path.join(outside, 'missing'))), 'PATH_OUTSIDE_WAREHOUSE', 'refused before existence is checked');
+});
+
+t.test("a path that maps nowhere resolves by its longest suffix below the table's folder, never outside it", async (t) => {
+  const { wh, outside } = sandbox(t);
+  fs.mkdirSync(path.join(wh, 'db/t/metadata'));
+  fs.writeFileSync(path.join(wh, 'db/t/metadata/snap-1.avro'), 'list');
+  fs.mkdirSync(path.join(wh, 'db/t/data/p=1'));
+  fs.writeFileSync(path.join(wh, 'db/t/data/p=1/f.bin'), 'p1');
+  fs.writeFileSync(path.join(wh, 'db/t/f.bin'), 'root');
+  const io = createLocalFileIO({ roots: [wh] });
+  const tableIO = io.forTable('s3://b/wh/db/t', path.join(wh, 'db/t'));
+  // DuckDB's fixtures: paths relative to the writer's working directory.
+  t.equal((await tableIO.readFile('data/persistent/t/metadata/snap-1.avro')).toString(), 'list', 'relative to a working directory');
+  // large_partitioned_table: `location` has a typo, the files do not.
+  const typo = io.forTable('data/persisten/t', path.join(wh, 'db/t'));
+  t.equal((await typo.readFile('data/persistent/t/data/p=1/f.bin')).toString(), 'p1', 'the longest suffix wins over the bare file name');
+  // big_query_error: another scheme; manifest_files: location ending in /metadata.
+  t.equal((await tableIO.readFile('gs://b/wh/db/t/data/f.bin')).toString(), '0123456789');
+  const inMetadata = io.forTable('s3://b/wh/db/t/metadata', path.join(wh, 'db/t'));
+  t.equal((await inMetadata.readFile('s3://b/wh/db/t/metadata/snap-1.avro')).toString(), 'list', 'a location ending in /metadata');
+  t.equal((await tableIO.readFile('s3://b/wh/db/t/data/f.bin')).toString(), '0123456789', 'a direct mapping is read first');
+  t.equal(await tableIO.exists('s3://b/wh/db/t/data/p=2/f.bin'), false, 'a suffix keeps the folder the file was recorded in: <table>/f.bin is another file');
+  t.equal(await errorCode(tableIO.readFile('s3://b/wh/db/t/data/p=2/g.bin')), 'FILE_NOT_FOUND', '…as FILE_NOT_FOUND');
+  t.equal(await errorCode(tableIO.readFile('gs://elsewhere/x/y/nope.bin')), 'PATH_OUTSIDE_WAREHOUSE', 'nothing maps it and no suffix exists');
+  t.equal(await errorCode(io.readFile('data/persistent/t/metadata/snap-1.avro')), 'PATH_OUTSIDE_WAREHOUSE', 'the warehouse FileIO has no table folder to search');
+  fs.symlinkSync(outside, path.join(wh, 'db/t/out'));
+  t.equal(await errorCode(tableIO.readFile('gs://x/out/secret.txt')), 'PATH_OUTSIDE_WAREHOUSE', 'a suffix through a symlink out of the warehouse is refused');
 });
 
 t.test('symlinks that leave the warehouse are refused; symlinks inside it are followed', async (t) => {
@@ -162,7 +190,7 @@ t.test("a table's recorded location resolves under the directory where the table
     t.equal((await tio.readFile(fileLocation)).toString(), '0123456789', `${tableLocation} ← ${fileLocation}`);
   }
   const tio = io.forTable('s3://bucket/db/t', tableDir);
-  t.equal(await errorCode(tio.readFile('s3://bucket/db/t2/data/f.bin')), 'PATH_OUTSIDE_WAREHOUSE', 'a sibling prefix is not the table');
+  t.equal(await errorCode(tio.readFile('s3://bucket/db/t2/data/g.bin')), 'PATH_OUTSIDE_WAREHOUSE', 'a sibling prefix is not the table');
   t.equal(await errorCode(io.readFile('s3://bucket/db/t/data/f.bin')), 'PATH_OUTSIDE_WAREHOUSE', 'the warehouse IO knows no table');
 });
 

@@ -175,7 +175,7 @@ t.test('a loaded table reports its metadata under its recorded location and read
   t.same(table.config, {});
   t.equal(await table.io.exists(table.metadataLocation), true, 'the reported location resolves back');
   t.equal((await table.io.readFile('s3://bucket/wh/db/t/metadata/snap-1.avro')).toString(), 'manifest list bytes');
-  t.equal(await errorCode(table.io.readFile('s3://bucket/wh/db/other/metadata/snap-1.avro')), 'PATH_OUTSIDE_WAREHOUSE');
+  t.equal(await errorCode(table.io.readFile('s3://bucket/wh/db/other/metadata/snap-2.avro')), 'PATH_OUTSIDE_WAREHOUSE', 'nothing maps it and no suffix of it exists in the table folder');
 });
 
 t.test('a table recorded with an empty location reports a file:// metadata location', async (t) => {
