@@ -69,6 +69,23 @@ t.test('a partition filter keeps only matching partitions and a metrics filter p
   }
 });
 
+t.test('timestamptz literals with short offsets (±HH, ±HHMM) plan like ±HH:MM; garbage is a 400 naming the value', async (t) => {
+  const taskPaths = async (value: string) => {
+    const body = assertBody<PlanResult>(t, await plan('sales', 'orders', { filter: { type: 'lt', term: 'order_ts', value } }), 'PlanTableScanResult');
+    return body['file-scan-tasks'].map((task) => task['data-file']['file-path']).sort();
+  };
+  const reference = await taskPaths('2024-03-02T00:00:00+00:00');
+  t.ok(reference.length > 0);
+  for (const value of ['2024-03-02T00:00:00+00', '2024-03-02T01:00:00+01', '2024-03-02T01:00:00+0100', '2024-03-01T19:00:00-05', '2024-03-02T00:00:00Z']) {
+    t.same(await taskPaths(value), reference, `${value} names the same instant`);
+  }
+  for (const value of ['2024-03-02T00:00:00+1', '2024-03-02T00:00:00+010', '2024-03-02T00:00:00+01:0', '2024-03-02T00:00:00 +01']) {
+    const res = await plan('sales', 'orders', { filter: { type: 'lt', term: 'order_ts', value } });
+    assertError(t, res, 400, 'ValidationException', value);
+    t.ok(res.body.includes(value), `the message names ${value}`);
+  }
+});
+
 t.test('time travel by a snapshot id above 2^53 plans that snapshot exactly', async (t) => {
   const load = await app.inject({ url: '/v1/demo/namespaces/sales/tables/orders' });
   const metadata = (parseJson(load.body) as { metadata: { snapshots: { 'snapshot-id': bigint | number; 'sequence-number': number }[] } }).metadata;

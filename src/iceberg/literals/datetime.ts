@@ -42,7 +42,12 @@ export function civilFromDays(days: number): { year: number; month: number; day:
 
 const DATE_RE = /^([+-]?)(\d{4,9})-(\d{2})-(\d{2})$/;
 const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
-const OFFSET_RE = /(?:([Zz])|([+-])(\d{2}):(\d{2})(?::(\d{2}))?)$/;
+/**
+ * The offset that ends a timestamptz: `Z`, `±HH`, `±HHMM`, `±HH:MM`, `±HHMMSS`, `±HH:MM:SS`, as
+ * Java 9+'s ISO_OFFSET_DATE_TIME parses it (leniently: minutes and seconds optional); the
+ * separator, when there is one, is the same throughout.
+ */
+const OFFSET_RE = /(?:([Zz])|([+-])(\d{2})(?:(:?)(\d{2})(?:\4(\d{2}))?)?)$/;
 
 function bad(kind: string, text: string): Error {
   return fail('INVALID_VALUE', `Invalid ${kind} value: ${JSON.stringify(text)}`);
@@ -119,15 +124,15 @@ function parseLocalDateTimeNanos(text: string, kind: string, whole: string): big
   return BigInt(days) * NANOS_PER_DAY + parseNanoOfDay(text.slice(t + 1), kind, whole);
 }
 
-/** A date-time with a required offset (`Z`, `±HH:MM`, `±HH:MM:SS`): ns from the epoch in UTC and the offset. */
+/** A date-time with a required offset (OFFSET_RE): ns from the epoch in UTC and the offset. */
 export function parseOffsetDateTime(text: string): { nanos: bigint; offsetSeconds: number } {
   const m = OFFSET_RE.exec(text);
   if (!m) throw bad('timestamptz', text);
   let offsetSeconds = 0;
   if (m[1] === undefined) {
     const hh = Number(m[3]);
-    const mm = Number(m[4]);
-    const ss = m[5] === undefined ? 0 : Number(m[5]);
+    const mm = m[5] === undefined ? 0 : Number(m[5]);
+    const ss = m[6] === undefined ? 0 : Number(m[6]);
     if (hh > 18 || mm > 59 || ss > 59) throw bad('timestamptz', text);
     offsetSeconds = (m[2] === '-' ? -1 : 1) * (hh * 3600 + mm * 60 + ss);
   }

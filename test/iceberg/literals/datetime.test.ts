@@ -57,6 +57,27 @@ t.test('timestamps with an offset are normalised to UTC', async (t) => {
   t.throws(() => isoTimestampToMicros('2017-11-16 22:31:08'), { code: 'INVALID_VALUE' }, 'T separator required');
 });
 
+t.test('short offsets (±HH, ±HHMM, ±HHMMSS) name the same instant as ±HH:MM, as Java 9+ parses them', async (t) => {
+  const utc = isoTimestampToMicros('2023-05-15T14:30:45');
+  for (const text of ['2023-05-15T16:30:45+02', '2023-05-15T16:30:45+0200', '2023-05-15T16:30:45+02:00', '2023-05-15T16:30:45+020000', '2023-05-15T16:30:45+02:00:00', '2023-05-15T14:30:45Z', '2023-05-15T14:30:45+00', '2023-05-15T09:00:45-0530', '2023-05-15T09:00:45-05:30']) {
+    t.equal(isoTimestamptzToMicros(text), utc, text);
+    t.equal(isoTimestamptzToNanos(text), utc * 1000n, `${text} (ns)`);
+  }
+  t.equal(isoTimestamptzToMicros('1985-01-31T23:00:00+00'), isoTimestampToMicros('1985-01-31T23:00:00'));
+  t.equal(isoTimestamptzToMicros('2023-05-15T16:30:45.5+02'), utc + 500_000n, 'a fraction before a short offset');
+  t.ok(isUtcTimestamptz('1985-01-31T23:00:00+00'));
+  t.ok(isUtcTimestamptz('1985-01-31T23:00:00-0000'));
+  t.notOk(isUtcTimestamptz('1985-01-31T23:00:00+01'));
+  for (const garbage of ['2023-05-15T16:30:45+2', '2023-05-15T16:30:45+020', '2023-05-15T16:30:45+02:0000', '2023-05-15T16:30:45+0200:00', '2023-05-15T16:30:45+19', '2023-05-15T16:30:45+02:60', '2023-05-15T16:30:45++02', '2023-05-15+02', '2023-05-15T16:30:45 +02', '2023-05-15T16:30:45+02Z']) {
+    t.throws(() => isoTimestamptzToMicros(garbage), { code: 'INVALID_VALUE' }, garbage);
+    try {
+      isoTimestamptzToMicros(garbage);
+    } catch (err) {
+      t.ok((err as Error).message.includes(garbage), `the error names ${garbage}`);
+    }
+  }
+});
+
 t.test('timestamps before the epoch and at nanosecond precision format exactly', async (t) => {
   t.equal(microsToIsoTimestamp(-1n), '1969-12-31T23:59:59.999999');
   t.equal(isoTimestampToMicros('1969-12-31T23:59:59.999999'), -1n);
