@@ -61,5 +61,6 @@ export async function planCommand(args: string[], out: (line: string) => void): 
   out('Summary:');
   out(`  manifests: ${stats.manifests} in the snapshot; read ${stats.dataManifestsRead} data + ${stats.deleteManifestsRead} delete, skipped ${stats.manifestsSkipped}`);
   out(`  data files: ${stats.dataFilesKept} kept, ${stats.dataFilesPruned} pruned by partition or column metrics`);
+  if (stats.contradictoryMetrics > 0) out(`  column metrics ignored: ${stats.contradictoryMetrics} data file(s) whose bounds or counts contradict themselves`);
   out(`  delete files: ${stats.deleteFilesIndexed} indexed, ${stats.deletesAttached} attached to tasks (${deleteFiles.length} distinct)`);
 }

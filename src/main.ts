@@ -67,6 +67,7 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
       manifestCaches: { slices, lists },
       deleteIndexCache,
       metrics,
+      ...(logger && { logger }),
       ...(key && { tokenKey: key }),
     },
   });

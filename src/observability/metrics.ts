@@ -43,6 +43,8 @@ export interface Metrics {
   readonly deleteIndexBuilds: MetricCounter;
   readonly planRequests: MetricCounter;
   readonly taskRequests: MetricCounter;
+  /** Data files whose column metrics contradicted themselves and were ignored for pruning. */
+  readonly contradictoryMetrics: MetricCounter;
   observeHttpRequest(labels: HttpRequestLabels, seconds: number): void;
 }
 
@@ -115,6 +117,10 @@ export function createMetrics(): Metrics {
     deleteIndexBuilds: counter('icefront_delete_index_builds_total', 'Delete-file indexes built.'),
     planRequests: counter('icefront_plan_requests_total', 'Scan planning requests (planTableScan).'),
     taskRequests: counter('icefront_task_requests_total', 'Plan-task fetch requests (fetchScanTasks).'),
+    contradictoryMetrics: counter(
+      'icefront_contradictory_metrics_total',
+      'Data files evaluated whose column metrics contradict themselves (lower > upper, nulls > values); ignored for pruning.',
+    ),
     observeHttpRequest: (labels, seconds) =>
       httpDuration.observe({ route: labels.route, method: labels.method, status: String(labels.status) }, seconds),
   };

@@ -16,6 +16,6 @@ export { boundExpressionToJson, boundExpressionToString } from './bound-format.j
 export { valueKey } from './value-key.js';
 export { inclusiveProjection, strictProjection } from './projections.js';
 export { IN_PREDICATE_LIMIT, ManifestEvaluator } from './manifest-evaluator.js';
-export { InclusiveMetricsEvaluator } from './metrics-evaluator.js';
+export { InclusiveMetricsEvaluator, type MetricsEvaluatorOptions } from './metrics-evaluator.js';
 export { PartitionEvaluator } from './partition-evaluator.js';
 export { ResidualEvaluator } from './residual-evaluator.js';

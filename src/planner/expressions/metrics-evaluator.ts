@@ -4,12 +4,13 @@
  * skipped only when its value/null/NaN counts or lower/upper bounds prove that no row matches.
  * Rules worth knowing: a NaN lower bound (ORC) is treated as unknown; `in` with more than 200
  * values is not checked; string bounds may be truncated (the upper one rounded up), which every
- * rule tolerates; transform terms use f(lower)/f(upper) only when f preserves order.
+ * rule tolerates; transform terms use f(lower)/f(upper) only when f preserves order. Metrics that
+ * contradict themselves (lower > upper, nulls > values) are ignored for that file (metrics-sanity.ts).
  */
 import type { ContentFile, Expression, Schema } from '../../iceberg/index.js';
 import { boundCodec, comparableKey, compareTruncated, type BoundCodec, type Comparable } from './bound-codec.js';
 import { bind } from './bind.js';
-import type { BoundPredicate } from './bound.js';
+import { termRef, type BoundPredicate } from './bound.js';
 import {
   comparesUuidBounds,
   compileTree,
@@ -27,17 +28,34 @@ import {
   termAccess,
   type TermAccess,
 } from './metrics-access.js';
+import { contradictoryColumns, withoutColumnMetrics, type CheckedColumn } from './metrics-sanity.js';
 import { rewriteNot } from './rewrite-not.js';
 
 const MIGHT: Check<ContentFile> = () => ROWS_MIGHT_MATCH;
 
+export interface MetricsEvaluatorOptions {
+  /** Told of each file whose metrics for filter columns contradict themselves (they are ignored). */
+  readonly onContradiction?: (file: ContentFile, fieldIds: readonly number[]) => void;
+}
+
 export class InclusiveMetricsEvaluator {
   readonly #check: (file: ContentFile) => boolean;
+  /** The columns the filter reads: their metrics are checked for contradictions first. */
+  readonly #columns: readonly CheckedColumn[];
+  readonly #onContradiction: MetricsEvaluatorOptions['onContradiction'];
 
   /** Throws INVALID_FILTER when the filter does not bind to the schema. */
-  constructor(schema: Schema, filter: Expression, caseSensitive = true) {
+  constructor(schema: Schema, filter: Expression, caseSensitive = true, options: MetricsEvaluatorOptions = {}) {
     const bound = bind(rewriteNot(filter), schema.asStruct(), caseSensitive);
-    this.#check = withUuidFallback(compileTree(bound, compileMetricsPredicate), comparesUuidBounds(bound));
+    const columns = new Map<number, CheckedColumn>();
+    const compile = (pred: BoundPredicate): Check<ContentFile> => {
+      const ref = termRef(pred.term);
+      columns.set(ref.fieldId, { fieldId: ref.fieldId, codec: boundCodec(ref.type) });
+      return compileMetricsPredicate(pred);
+    };
+    this.#check = withUuidFallback(compileTree(bound, compile), comparesUuidBounds(bound));
+    this.#columns = [...columns.values()];
+    this.#onContradiction = options.onContradiction;
   }
 
   /** False only when the file's metrics prove that no row in it matches the filter. */
@@ -45,7 +63,10 @@ export class InclusiveMetricsEvaluator {
     if (file.recordCount === 0n) return ROWS_CANNOT_MATCH;
     // imported files may carry -1: nothing is known
     if (file.recordCount < 0n) return ROWS_MIGHT_MATCH;
-    return this.#check(file);
+    const contradictory = contradictoryColumns(file, this.#columns);
+    if (contradictory.length === 0) return this.#check(file);
+    this.#onContradiction?.(file, contradictory);
+    return this.#check(withoutColumnMetrics(file, contradictory));
   }
 }
 

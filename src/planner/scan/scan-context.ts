@@ -32,6 +32,8 @@ export interface PlanStats {
   dataFilesPruned: number;
   deleteFilesIndexed: number;
   deletesAttached: number;
+  /** Data files whose metrics for a filter column contradicted themselves and were ignored. */
+  contradictoryMetrics: number;
 }
 
 export interface PlanOptions {
@@ -45,6 +47,8 @@ export interface PlanOptions {
   readonly deleteIndexCache?: (key: string, build: () => Promise<DeleteFileIndex>) => Promise<DeleteFileIndex>;
   /** The table identity for cache keys (uuid or location). */
   readonly tableKey?: string;
+  /** Told of each data file whose metrics for the named filter columns contradict themselves. */
+  readonly onContradictoryMetrics?: (filePath: string, fieldIds: readonly number[]) => void;
 }
 
 interface SpecEvaluators {
@@ -68,6 +72,7 @@ export class ScanContext {
     dataFilesPruned: 0,
     deleteFilesIndexed: 0,
     deletesAttached: 0,
+    contradictoryMetrics: 0,
   };
   private readonly filterIds: ReadonlySet<number>;
   private readonly evaluators = new Map<number, SpecEvaluators>();
@@ -90,7 +95,12 @@ export class ScanContext {
     if (request.select) columnIds(request.select, this.schema, caseSensitive, 'select');
     this.statsFieldIds = request.statsFields ? columnIds(request.statsFields, this.schema, caseSensitive, 'stats-fields') : new Set();
     this.filterIds = filterFieldIds(filter, this.schema, caseSensitive);
-    this.metrics = new InclusiveMetricsEvaluator(this.schema, filter, caseSensitive);
+    this.metrics = new InclusiveMetricsEvaluator(this.schema, filter, caseSensitive, {
+      onContradiction: (file, fieldIds) => {
+        this.stats.contradictoryMetrics++;
+        options.onContradictoryMetrics?.(file.filePath, fieldIds);
+      },
+    });
     // Java ManifestReader evaluates entries only when a filter is set: an unfiltered scan keeps
     // every live file, even one whose record_count is 0 (which the metrics evaluator would drop).
     this.filtered = !isTrue(filter);

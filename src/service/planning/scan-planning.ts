@@ -9,7 +9,8 @@
 import type { Catalog, LoadedTable, TableIdentifier } from '../../catalogs/index.js';
 import type { ComputeCache } from '../../cache/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
-import type { Metrics } from '../../observability/index.js';
+import type { Logger, Metrics } from '../../observability/index.js';
+import { LRUCache } from 'lru-cache';
 import {
   compareTasks,
   fileManifestSource,
@@ -34,7 +35,7 @@ import {
   type PlanRef,
   type TableBinding,
 } from '../../tokens/index.js';
-import { stringifyJson } from '../../iceberg/index.js';
+import { currentSchema, stringifyJson } from '../../iceberg/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { cutBatches } from './batches.js';
 import { cachingManifestSource, type ManifestCaches } from './caching-source.js';
@@ -49,6 +50,7 @@ export interface ScanPlanningOptions {
   readonly manifestCaches?: ManifestCaches;
   readonly deleteIndexCache?: ComputeCache<DeleteFileIndex>;
   readonly metrics?: Metrics;
+  readonly logger?: Logger;
 }
 
 export interface ScanPlanning {
@@ -60,8 +62,25 @@ export interface ScanPlanning {
 /** The snapshot id a plan id of a table without snapshots carries (never a real snapshot id). */
 const NO_SNAPSHOT = -1n;
 
+/** Files already logged for contradictory metrics (bounded, so a huge table cannot grow it). */
+const LOGGED_FILES = 10_000;
+
 export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
   const key = options.tokenKey;
+  const logged = new LRUCache<string, true>({ max: LOGGED_FILES });
+
+  /** Counts every file whose metrics were ignored; logs each file once (debug). */
+  function contradictoryMetrics(prefix: string, table: LoadedTable) {
+    return (filePath: string, fieldIds: readonly number[]): void => {
+      options.metrics?.contradictoryMetrics.inc();
+      const fileKey = JSON.stringify([prefix, filePath]);
+      if (!options.logger || logged.has(fileKey)) return;
+      logged.set(fileKey, true);
+      const schema = currentSchema(table.metadata);
+      const columns = fieldIds.map((id) => schema.findField(id)?.name ?? String(id));
+      options.logger.debug({ catalog: prefix, table: [...table.identifier.namespace, table.identifier.name].join('.'), filePath, columns }, 'column metrics contradict themselves; ignored for pruning');
+    };
+  }
 
   function planOptions(prefix: string, table: LoadedTable): PlanOptions {
     // Cached work is keyed per catalog too: two catalogs may hold tables with one UUID and the
@@ -73,6 +92,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
     return {
       source,
       tableKey,
+      onContradictoryMetrics: contradictoryMetrics(prefix, table),
       ...(deleteCache && {
         deleteIndexCache: (k: string, build: () => Promise<DeleteFileIndex>) =>
           deleteCache.get(k, () => {

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config, FilesystemCatalogConfig } from '../../../src/config/index.js';
 import { parseJson } from '../../../src/iceberg/index.js';
 import { buildIcefront } from '../../../src/main.js';
+import type { Logger } from '../../../src/observability/index.js';
 
 export const REPO = path.resolve(import.meta.dirname, '../../..');
 export const DEMO_WAREHOUSE = path.join(REPO, 'fixtures/warehouse');
@@ -14,7 +15,7 @@ export function demoCatalog(name = 'demo', warehouse = DEMO_WAREHOUSE): Filesyst
   return { type: 'filesystem', name, warehouse, locations: [{ prefix: 's3://icefront-demo/warehouse', dir: warehouse }], planning: 'on' };
 }
 
-export function appWith(catalogs: FilesystemCatalogConfig[], planning: Partial<Config['planning']> = {}): FastifyInstance {
+export function appWith(catalogs: FilesystemCatalogConfig[], planning: Partial<Config['planning']> = {}, logger?: Logger): FastifyInstance {
   const config: Config = {
     source: '',
     server: { host: '127.0.0.1', port: 0, bodyLimit: 1 << 20 },
@@ -22,7 +23,7 @@ export function appWith(catalogs: FilesystemCatalogConfig[], planning: Partial<C
     catalogs: new Map(catalogs.map((c) => [c.name, c])),
     logLevel: 'silent',
   };
-  return buildIcefront(config).app;
+  return buildIcefront(config, logger ? { logger } : {}).app;
 }
 
 /** A copy of a demo table in a temp warehouse (so a test can commit to it by moving its version hint). */
