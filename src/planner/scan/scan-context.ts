@@ -57,6 +57,18 @@ interface SpecEvaluators {
   readonly residual: ResidualEvaluator;
 }
 
+/**
+ * Each manifest path once, at its first listing. A manifest list may name one manifest many times
+ * (a synthetic table repeats one manifest 10,000 times): the file holds the same entries however
+ * often it is listed, so reading it again would hand every engine the same data files again
+ * (duplicated rows). Java's ManifestGroup would read it again; a file is live once.
+ */
+function distinctManifests(listed: readonly ManifestFile[]): readonly ManifestFile[] {
+  const seen = new Set<string>();
+  const out = listed.filter((m) => !seen.has(m.path) && seen.add(m.path));
+  return out.length === listed.length ? listed : out;
+}
+
 export class ScanContext {
   readonly target: ScanTarget;
   readonly schema: Schema;
@@ -127,7 +139,8 @@ export class ScanContext {
   manifests(): Promise<readonly ManifestFile[]> {
     if (this.target.kind === 'empty') return Promise.resolve([]);
     const snapshot = this.target.snapshot;
-    this.manifestsMemo ??= this.options.source.manifests(snapshot).then((m) => {
+    this.manifestsMemo ??= this.options.source.manifests(snapshot).then((listed) => {
+      const m = distinctManifests(listed);
       this.stats.manifests = m.length;
       return m;
     });

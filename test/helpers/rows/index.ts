@@ -12,6 +12,6 @@ export { TableRows, FILE_PATH_ID, POS_ID, type PositionDelete, type ReadableTabl
 export { applyDeletes, deletedPositions, equalityKey, isDv, pathKey, type DeleteTask, type LiveRow } from './apply-deletes.js';
 export { boundFieldIds, sqlMatcher, sqlTruth, type Truth } from './sql-filter.js';
 export { liveEntries, type LiveEntries } from './live-entries.js';
-export { asIndexed, fixtureFacts, identifierOf, indexedDataFileCount, loadRealTable, type FixtureFacts, type SnapshotFacts } from './real-tables.js';
+export { asIndexed, fixtureFacts, identifierOf, indexedDataFileCount, loadRealTable, withBorrowedCounts, type FixtureFacts, type SnapshotFacts } from './real-tables.js';
 export { applicableDeletes, survivingRows } from './naive-deletes.js';
 export { demoCatalog, demoTables, loadDemoTable, type DemoTable } from './demo-warehouse.js';

@@ -17,7 +17,7 @@ import type { ReadableTable } from './table-rows.js';
 
 export interface LiveEntries {
   readonly snapshot: Snapshot | undefined;
-  /** The snapshot's manifests, in manifest-list order. */
+  /** The snapshot's manifests, in manifest-list order (repeats included). */
   readonly manifests: readonly ManifestFile[];
   readonly data: ManifestEntry[];
   readonly deletes: ManifestEntry[];
@@ -35,12 +35,13 @@ export async function liveEntries(table: ReadableTable): Promise<LiveEntries> {
   const schema = currentSchema(metadata);
   const data: ManifestEntry[] = [];
   const deletes: ManifestEntry[] = [];
-  // a manifest list may name one manifest many times (meta_perf/manifest_files): read it once per inheritance context
-  const read = new Map<string, Promise<readonly ManifestEntry[]>>();
+  // a manifest list may name one manifest many times (meta_perf/manifest_files): its entries are
+  // live once, so each manifest path is read at its first listing only
+  const read = new Set<string>();
   for (const manifest of manifests) {
-    const key = `${manifest.path}|${manifest.sequenceNumber}|${manifest.addedSnapshotId}|${manifest.firstRowId}`;
-    if (!read.has(key)) read.set(key, readManifest(io, manifest, { specsById, schema }).then((r) => r.entries));
-    for (const entry of await read.get(key)!) {
+    if (read.has(manifest.path)) continue;
+    read.add(manifest.path);
+    for (const entry of (await readManifest(io, manifest, { specsById, schema })).entries) {
       if (!isLiveEntry(entry)) continue;
       (entry.file.content === 0 ? data : deletes).push(entry);
     }

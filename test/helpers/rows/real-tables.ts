@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createFilesystemCatalog, type LoadedTable } from '../../../src/catalogs/index.js';
 import { parseJson, parseTableMetadata, type TableMetadata } from '../../../src/iceberg/index.js';
-import { REAL_FIXTURES_DIR, realFixturesCatalogConfig } from '../real-fixtures.js';
+import { FILES_OF, REAL_FIXTURES_DIR, realFixturesCatalogConfig } from '../real-fixtures.js';
 
 let catalog: ReturnType<typeof createFilesystemCatalog> | undefined;
 
@@ -37,6 +37,8 @@ export interface FixtureFacts {
     readonly missing_referenced: readonly string[];
     readonly per_snapshot: readonly SnapshotFacts[] | null;
     readonly current_snapshot_files: Readonly<Record<string, number>> | null;
+    /** Distinct files over every manifest of every snapshot, by content. */
+    readonly unique_files_all_manifests?: Readonly<Record<string, number>>;
   };
 }
 
@@ -52,8 +54,19 @@ export function asIndexed(facts: FixtureFacts, loaded: LoadedTable): { metadata:
   return { metadata: parseTableMetadata(text), io: loaded.io, metadataFile: file };
 }
 
+/** INDEX.json's rows; a fixture over another's files (FILES_OF) gets that one's file counts. */
 export function fixtureFacts(): FixtureFacts[] {
-  return parseJson(fs.readFileSync(path.join(REAL_FIXTURES_DIR, 'INDEX.json'), 'utf8')) as FixtureFacts[];
+  return withBorrowedCounts(parseJson(fs.readFileSync(path.join(REAL_FIXTURES_DIR, 'INDEX.json'), 'utf8')) as FixtureFacts[]);
+}
+
+export function withBorrowedCounts<T extends { fixture: string; report: { per_snapshot?: unknown; current_snapshot_files?: unknown } }>(rows: T[]): T[] {
+  const byName = new Map(rows.map((r) => [r.fixture, r]));
+  return rows.map((row) => {
+    const owner = FILES_OF[row.fixture] === undefined ? undefined : byName.get(FILES_OF[row.fixture]!);
+    if (!owner) return row;
+    const { per_snapshot, current_snapshot_files } = owner.report;
+    return { ...row, report: { ...row.report, per_snapshot, current_snapshot_files } };
+  });
 }
 
 /** Live data files INDEX.json counted for a snapshot (all `data:*` kinds), if it lists the snapshot. */

@@ -142,6 +142,16 @@ export const REAL_CASES: readonly FilterCase[] = [
   { table: 'impala/hadoop_catalog/ice/iceberg_v2_equality_delete_schema_evolution', filter: p('is-null', 'j'), covers: 'column added later: older files have no stats for it and read null' },
   { table: 'impala/iceberg_v3/iceberg_v3_default_value', filter: p('eq', 'j', -1), covers: 'v3 initial-default: a file written before the column reads the default' },
   { table: 'impala/iceberg_v3/test_default_part', filter: p('eq', 'j', -1), covers: 'identity(j) added by partition evolution; older files read the default' },
+  // tables as their writers left them (issue 8): each case fails with a wrong answer or an error
+  // when its class is mishandled
+  { table: 'dremio-oss/partitionednation', filter: p('eq', 'regionkey', 11), covers: 'version hint says 2; v3 and v4 exist: this file was committed after the hint' },
+  { table: 'duckdb-iceberg/partition_timestamptz/default.db/partition_timestamptz', filter: p('eq', 'partition_col', '2023-05-15T16:30:45+02'), covers: 'timestamptz literal with a ±HH offset' },
+  { table: 'duckdb-iceberg/large_partitioned_table', filter: p('eq', 'joined', '1985-01-31T23:00:00+00'), covers: 'timestamptz ±HH offset; location typo, paths resolved by suffix' },
+  { table: 'duckdb-iceberg/large_partitioned_table', filter: p('gt-eq', 'joined', '1985-02-01T01:00:00+0100'), covers: 'timestamptz ±HHMM offset' },
+  { table: 'duckdb-iceberg/big_query_error', filter: p('eq', 'id', 1), covers: 'gs:// location, manifest list and data recorded relative to the writer', prunes: false },
+  { table: 'iceberg-cxx/meta_perf/warehouse/performance/manifest_files', filter: p('lt', 'a', 1024), covers: 'one manifest listed 10,000 times, read once; location ends in /metadata' },
+  { table: 'duckdb-iceberg/moved_positional_delete_path', filter: p('eq', 'id', 'value_0'), covers: 'placeholder bounds min_val_N > max_val_N are not evidence; deletes hold original paths', prunes: false },
+  { table: 'duckdb-iceberg/moved_positional_delete_path', filter: p('starts-with', 'eventcode', 'value_1'), covers: 'starts-with above both placeholder bounds', prunes: false },
 ];
 
 /** The demo warehouse (always present): NaN values, truncate[4], bucket[8] on int, null binary. */

@@ -71,17 +71,16 @@ t.test('an unfiltered plan of every real table has one task per live data file o
     t.same(problems, [], `${name}: planned data files = live data files`);
 
     const snapshot = currentSnapshot(table.metadata);
-    const indexed = snapshot && indexedDataFileCount(facts, snapshot.snapshotId);
-    if (indexed !== undefined) t.equal(result.tasks.length, indexed, `${name}: ${indexed} data files, as INDEX.json counts for snapshot ${snapshot!.snapshotId}`);
+    // INDEX.json counts a manifest listed N times N times; its distinct files are the live set
+    const repeatsManifests = new Set(live.manifests.map((m) => m.path)).size < live.manifests.length;
+    const indexed = snapshot && (repeatsManifests ? facts.report.unique_files_all_manifests?.data : indexedDataFileCount(facts, snapshot.snapshotId));
+    if (indexed !== undefined) t.equal(result.tasks.length, indexed, `${name}: ${indexed} data files, as INDEX.json counts for snapshot ${snapshot!.snapshotId}${repeatsManifests ? ' (distinct files of a list that repeats manifests)' : ''}`);
     else if (!snapshot) t.equal(result.tasks.length, 0, `${name}: no current snapshot, no tasks`);
     else t.comment(`${name}: INDEX.json has no counts for snapshot ${snapshot.snapshotId} (it picked another metadata file)`);
 
-    // Spec "Scan Planning": a path occurs at most once among live entries — unless the manifest list itself repeats a manifest.
-    const repeatsManifests = new Set(live.manifests.map((m) => m.path)).size < live.manifests.length;
-    if (!repeatsManifests) {
-      const repeated = [...counts(result.tasks.map((x) => x.data.file.filePath))].filter(([, n]) => n > 1);
-      t.same(repeated, [], `${name}: no data file path repeats`);
-    }
+    // Spec "Scan Planning": a path occurs at most once among live entries, even when the manifest list repeats a manifest.
+    const repeated = [...counts(result.tasks.map((x) => x.data.file.filePath))].filter(([, n]) => n > 1);
+    t.same(repeated.slice(0, 5), [], `${name}: no data file path repeats`);
   }
   t.comment(`planned ${planned} tables (${files} tasks); not plannable: ${notPlannable.length}`);
   for (const line of notPlannable) t.comment(`  not plannable: ${line}`);

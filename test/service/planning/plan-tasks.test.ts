@@ -47,6 +47,9 @@ t.test('batched plans over real tables with and without deletes', { skip: realFi
     [['dremio-oss', 'v2'], 'products_with_eq_deletes', {}],
     [['dremio-oss', 'v2'], 'multi_rowgroup_orders_with_deletes', {}],
     [['impala', 'iceberg_v3'], 'iceberg_v3_deletion_vectors', {}],
+    // one manifest listed 10,000 times: once answered 500 (batch ranges ran backwards), and its 6 files 60,000 times
+    [['iceberg-cxx', 'meta_perf', 'warehouse', 'performance'], 'manifest_files', {}],
+    [['iceberg-cxx', 'meta_perf', 'warehouse', 'performance'], 'manifest_files', { filter: { type: 'gt-eq', term: 'a', value: 3072 } }],
   ];
   for (const [ns, table, request] of cases) {
     await t.test(`${[...ns, table].join('.')} ${JSON.stringify(request)}`, (t) => checkBatching(t, real, url(ns, table), request));
