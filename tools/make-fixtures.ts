@@ -1,7 +1,8 @@
 /**
  * Generates the embedded demo warehouse (`npm run fixtures` → fixtures/warehouse): four small
  * Iceberg tables written with tools/iceberg-writer, one directory per namespace. Seeds, UUIDs and
- * clocks are fixed, so re-running reproduces every byte. Usage: tsx tools/make-fixtures.ts [outDir]
+ * clocks are fixed, so re-running reproduces every byte.
+ * Usage: tsx tools/make-fixtures.ts [outDir] [--location URI] (default s3://icefront-demo/warehouse)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,12 @@ import {
 } from './iceberg-writer/index.js';
 
 const WAREHOUSE_LOCATION = 's3://icefront-demo/warehouse';
+
+/** Where tables are written and the location they record (`<location>/<namespace>/<table>`). */
+interface Out {
+  readonly dir: string;
+  readonly location: string;
+}
 const DAY_MS = 86_400_000;
 const T0 = Date.UTC(2024, 2, 1); // 2024-03-01, the clock of every table's first commit
 const MICROS_PER_MS = 1000n;
@@ -34,11 +41,11 @@ export interface TableReport {
 
 type TableSetup = Omit<CreateTableOptions, 'root' | 'location' | 'timestampMs'>;
 
-function create(outDir: string, ns: string, table: string, setup: TableSetup): TableBuilder {
+function create(out: Out, ns: string, table: string, setup: TableSetup): TableBuilder {
   return TableBuilder.create({
     ...setup,
-    root: path.join(outDir, ns, table),
-    location: `${WAREHOUSE_LOCATION}/${ns}/${table}`,
+    root: path.join(out.dir, ns, table),
+    location: `${out.location}/${ns}/${table}`,
     timestampMs: T0,
   });
 }
@@ -48,8 +55,8 @@ const days = (ms: number): number => Math.floor(ms / DAY_MS);
 const field = (id: number, name: string, type: string, required = false) => ({ id, name, required, type });
 
 /** sales/orders: v2, four-field partitioning (identity, day, bucket, truncate), append ×2 then overwrite. */
-function salesOrders(outDir: string): TableReport {
-  const t = create(outDir, 'sales', 'orders', {
+function salesOrders(out: Out): TableReport {
+  const t = create(out, 'sales', 'orders', {
     formatVersion: 2,
     seed: 'sales.orders',
     schema: {
@@ -108,8 +115,8 @@ function salesOrders(outDir: string): TableReport {
 }
 
 /** sales/returns: v2, position and equality deletes, a re-insert after the equality delete, and a dangling position delete. */
-function salesReturns(outDir: string): TableReport {
-  const t = create(outDir, 'sales', 'returns', {
+function salesReturns(out: Out): TableReport {
+  const t = create(out, 'sales', 'returns', {
     formatVersion: 2,
     seed: 'sales.returns',
     codec: 'snappy',
@@ -151,8 +158,8 @@ function salesReturns(outDir: string): TableReport {
 }
 
 /** events/clicks: v3 with deletion vectors and row lineage. */
-function eventsClicks(outDir: string): TableReport {
-  const t = create(outDir, 'events', 'clicks', {
+function eventsClicks(out: Out): TableReport {
+  const t = create(out, 'events', 'clicks', {
     formatVersion: 3,
     seed: 'events.clicks',
     schema: {
@@ -187,8 +194,8 @@ function eventsClicks(outDir: string): TableReport {
 }
 
 /** legacy/inventory: v1, the first snapshot listing its manifests inline (no manifest list). */
-function legacyInventory(outDir: string): TableReport {
-  const t = create(outDir, 'legacy', 'inventory', {
+function legacyInventory(out: Out): TableReport {
+  const t = create(out, 'legacy', 'inventory', {
     formatVersion: 1,
     seed: 'legacy.inventory',
     codec: 'null',
@@ -224,8 +231,11 @@ function report(name: string, t: TableBuilder, description: string): TableReport
   return { name, formatVersion: t.version, description, snapshots: t.snapshotCount(), liveRows: t.liveRows().length };
 }
 
-/** Writes all demo tables under `outDir` (replacing it) and their README; returns what was written. */
-export function buildWarehouse(outDir: string): TableReport[] {
+/**
+ * Writes all demo tables under `outDir` (replacing it) and their README; returns what was written.
+ * Tables record `<location>/<namespace>/<table>` as their location.
+ */
+export function buildWarehouse(outDir: string, location = WAREHOUSE_LOCATION): TableReport[] {
   // only ever replace an empty folder or a warehouse this script wrote
   const readmePath = path.join(outDir, 'README.md');
   const ours = fs.existsSync(readmePath) && fs.readFileSync(readmePath, 'utf8').startsWith(README_TITLE);
@@ -234,12 +244,13 @@ export function buildWarehouse(outDir: string): TableReport[] {
   }
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
-  const tables = [salesOrders(outDir), salesReturns(outDir), eventsClicks(outDir), legacyInventory(outDir)];
-  fs.writeFileSync(path.join(outDir, 'README.md'), readme(tables));
+  const out: Out = { dir: outDir, location: location.replace(/\/+$/, '') };
+  const tables = [salesOrders(out), salesReturns(out), eventsClicks(out), legacyInventory(out)];
+  fs.writeFileSync(path.join(outDir, 'README.md'), readme(tables, out.location));
   return tables;
 }
 
-function readme(tables: readonly TableReport[]): string {
+function readme(tables: readonly TableReport[], location: string): string {
   const rows = tables.map((t) => `| \`${t.name}\` | ${t.formatVersion} | ${t.snapshots} | ${t.liveRows} | ${t.description} |`);
   return [
     README_TITLE,
@@ -247,7 +258,7 @@ function readme(tables: readonly TableReport[]): string {
     'Generated by `npm run fixtures` (tools/make-fixtures.ts, writer in tools/iceberg-writer). Do not edit by hand:',
     'seeds, UUIDs and clocks are fixed, so regenerating reproduces these bytes exactly.',
     '',
-    `Namespaces are directories; every table records its location as \`${WAREHOUSE_LOCATION}/<namespace>/<table>\``,
+    `Namespaces are directories; every table records its location as \`${location}/<namespace>/<table>\``,
     '(config.example.yaml maps that prefix to this folder). Each table uses the Hadoop layout:',
     '`metadata/v<N>.metadata.json` plus `metadata/version-hint.text`.',
     '',
@@ -262,6 +273,9 @@ function readme(tables: readonly TableReport[]): string {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const out = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..', 'fixtures', 'warehouse'));
-  for (const t of buildWarehouse(out)) console.log(`${t.name}: v${t.formatVersion}, ${t.snapshots} snapshots, ${t.liveRows} live rows`);
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--location');
+  const location = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  const out = path.resolve(args[0] ?? path.join(import.meta.dirname, '..', 'fixtures', 'warehouse'));
+  for (const t of buildWarehouse(out, location)) console.log(`${t.name}: v${t.formatVersion}, ${t.snapshots} snapshots, ${t.liveRows} live rows`);
 }
