@@ -9,6 +9,7 @@ import type { Config } from './config/index.js';
 import { createLogger, createMetrics, type CacheMetrics, type Logger, type Metrics } from './observability/index.js';
 import type { ManifestFile } from './iceberg/index.js';
 import type { DeleteFileIndex, ManifestSlice } from './planner/index.js';
+import { createLocalFileIO } from './storage/index.js';
 import { createService, manifestListBytes, sliceBytes, type Service, type UpstreamCatalog } from './service/index.js';
 import { tokenKey } from './tokens/index.js';
 import { buildServer } from './http/index.js';
@@ -33,7 +34,14 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
   const catalogs = new Map<string, Catalog>();
   const upstreams = new Map<string, UpstreamCatalog>();
   for (const [name, catalogConfig] of config.catalogs) {
-    if (catalogConfig.type === 'rest') upstreams.set(name, { upstream: createRestUpstream(catalogConfig, { ...(logger && { logger }) }), config: catalogConfig });
+    if (catalogConfig.type === 'rest') {
+      const local = catalogConfig.storage?.local;
+      upstreams.set(name, {
+        upstream: createRestUpstream(catalogConfig, { ...(logger && { logger }) }),
+        config: catalogConfig,
+        ...(local && { localIO: createLocalFileIO({ roots: local.roots, remaps: local.locations }) }),
+      });
+    }
     else catalogs.set(name, createFilesystemCatalog(catalogConfig));
   }
   const budget = config.planning.cacheBytes;

@@ -7,6 +7,7 @@ export type {
   RestCatalogConfig,
   UpstreamAuth,
   S3StorageConfig,
+  LocalStorageConfig,
   LocationRemap,
 } from './types.js';
 export { loadConfigFile, parseConfig, DEFAULTS } from './load.js';

@@ -156,10 +156,20 @@ interface RawRestCatalog {
   planning?: 'auto' | 'upstream' | 'local';
   auth?: { mode: 'forward' } | { mode: 'bearer'; token: string } | { mode: 'oauth2'; 'token-url': string; 'client-id': string; 'client-secret': string; scope?: string };
   timeouts?: { 'connect-ms'?: number; 'request-ms'?: number };
-  storage?: { s3?: { endpoint?: string; region?: string; 'path-style'?: boolean; 'access-key-id'?: string; 'secret-access-key'?: string; 'session-token'?: string } };
+  storage?: {
+    s3?: { endpoint?: string; region?: string; 'path-style'?: boolean; 'access-key-id'?: string; 'secret-access-key'?: string; 'session-token'?: string };
+    local?: { roots: string[]; locations?: Record<string, string> };
+  };
 }
 
-function buildRest(name: string, c: RawRestCatalog): RestCatalogConfig {
+/** `locations` map → remaps with directories resolved against the config file, longest prefix first. */
+function remapsOf(locations: Record<string, string> | undefined, base: string): LocationRemap[] {
+  return Object.entries(locations ?? {})
+    .map(([prefix, dir]) => ({ prefix, dir: path.resolve(base, dir) }))
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+}
+
+function buildRest(name: string, c: RawRestCatalog, base: string): RestCatalogConfig {
   const a = c.auth ?? { mode: 'forward' };
   const auth: UpstreamAuth =
     a.mode === 'bearer'
@@ -168,6 +178,25 @@ function buildRest(name: string, c: RawRestCatalog): RestCatalogConfig {
         ? { mode: 'oauth2', tokenUrl: a['token-url'], clientId: a['client-id'], clientSecret: a['client-secret'], ...(a.scope && { scope: a.scope }) }
         : { mode: 'forward' };
   const s3 = c.storage?.s3;
+  const local = c.storage?.local;
+  const storage = {
+    ...(s3 && {
+      s3: Object.freeze({
+        region: s3.region ?? 'us-east-1',
+        pathStyle: s3['path-style'] ?? false,
+        ...(s3.endpoint && { endpoint: s3.endpoint }),
+        ...(s3['access-key-id'] && { accessKeyId: s3['access-key-id'] }),
+        ...(s3['secret-access-key'] && { secretAccessKey: s3['secret-access-key'] }),
+        ...(s3['session-token'] && { sessionToken: s3['session-token'] }),
+      }),
+    }),
+    ...(local && {
+      local: Object.freeze({
+        roots: Object.freeze(local.roots.map((r) => path.resolve(base, r))),
+        locations: Object.freeze(remapsOf(local.locations, base)),
+      }),
+    }),
+  };
   return Object.freeze({
     type: 'rest',
     name,
@@ -177,18 +206,7 @@ function buildRest(name: string, c: RawRestCatalog): RestCatalogConfig {
     auth: Object.freeze(auth),
     connectTimeoutMs: c.timeouts?.['connect-ms'] ?? DEFAULTS.connectTimeoutMs,
     requestTimeoutMs: c.timeouts?.['request-ms'] ?? DEFAULTS.requestTimeoutMs,
-    ...(s3 && {
-      storage: Object.freeze({
-        s3: Object.freeze({
-          region: s3.region ?? 'us-east-1',
-          pathStyle: s3['path-style'] ?? false,
-          ...(s3.endpoint && { endpoint: s3.endpoint }),
-          ...(s3['access-key-id'] && { accessKeyId: s3['access-key-id'] }),
-          ...(s3['secret-access-key'] && { secretAccessKey: s3['secret-access-key'] }),
-          ...(s3['session-token'] && { sessionToken: s3['session-token'] }),
-        }),
-      }),
-    }),
+    ...((s3 || local) && { storage: Object.freeze(storage) }),
   });
 }
 
@@ -197,12 +215,10 @@ function build(raw: RawConfig, source: string): Config {
   const catalogs = new Map<string, CatalogConfig>();
   for (const [name, c] of Object.entries(raw.catalogs)) {
     if (c.type === 'rest') {
-      catalogs.set(name, buildRest(name, c));
+      catalogs.set(name, buildRest(name, c, base));
       continue;
     }
-    const locations: LocationRemap[] = Object.entries(c.locations ?? {})
-      .map(([prefix, dir]) => ({ prefix, dir: path.resolve(base, dir) }))
-      .sort((a, b) => b.prefix.length - a.prefix.length);
+    const locations = remapsOf(c.locations, base);
     catalogs.set(
       name,
       Object.freeze({

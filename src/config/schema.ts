@@ -79,6 +79,15 @@ const restCatalog = {
             'session-token': { type: 'string', minLength: 1 },
           },
         },
+        local: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['roots'],
+          properties: {
+            roots: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+            locations: { type: 'object', additionalProperties: { type: 'string', minLength: 1 } },
+          },
+        },
       },
     },
   },

@@ -67,7 +67,15 @@ export interface RestCatalogConfig {
   readonly auth: UpstreamAuth;
   readonly connectTimeoutMs: number;
   readonly requestTimeoutMs: number;
-  readonly storage?: { readonly s3?: S3StorageConfig };
+  readonly storage?: { readonly s3?: S3StorageConfig; readonly local?: LocalStorageConfig };
+}
+
+/** Local files a `rest` catalog's tables may live in (`file:` and absolute locations). */
+export interface LocalStorageConfig {
+  /** Directories reads are confined to (absolute). */
+  readonly roots: readonly string[];
+  /** Extra prefix remaps, longest first (their directories are readable too). */
+  readonly locations: readonly LocationRemap[];
 }
 
 export type CatalogConfig = FilesystemCatalogConfig | RestCatalogConfig;

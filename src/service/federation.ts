@@ -9,12 +9,15 @@ import type { RestCatalogConfig } from '../config/index.js';
 import { isUpstreamResponseError, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
 import { parseJson, stringifyJson } from '../iceberg/index.js';
+import type { FileIO } from '../storage/index.js';
 import { ENDPOINTS, PLANNING_ENDPOINTS } from './endpoints.js';
 import type { CatalogConfigResponse } from './wire-types.js';
 
 export interface UpstreamCatalog {
   readonly upstream: RestUpstream;
   readonly config: RestCatalogConfig;
+  /** Reads tables with local locations when Icefront plans locally (`storage.local`). */
+  readonly localIO?: FileIO;
 }
 
 /** Where and how to forward one request (the HTTP layer streams it). */
@@ -112,8 +115,8 @@ export class Federation {
 
   /** The catalog Icefront plans against for one caller: tables loaded through the upstream as that caller. */
   planningCatalog(name: string, callerAuthorization: string | undefined, accessDelegation?: string): Catalog {
-    const { upstream, config } = this.get(name);
-    return upstreamTableCatalog(name, upstream, config, callerAuthorization, accessDelegation);
+    const { upstream, config, localIO } = this.get(name);
+    return upstreamTableCatalog(name, upstream, config, callerAuthorization, accessDelegation, localIO);
   }
 
   /**

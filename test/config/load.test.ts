@@ -127,3 +127,13 @@ t.test('a rest catalog is validated: uri, planning mode, auth mode and its keys,
   t.match(configError(() => parseConfig('catalogs:\n  up: { type: rest, uri: "http://x", auth: { mode: bearer } }\n', 'c.yaml')), /catalogs\.up\.auth\.token: is required/);
   t.match(configError(() => parseConfig('catalogs:\n  up: { type: rest, uri: "http://x", planning: maybe }\n', 'c.yaml')), /catalogs\.up\.planning: must be one of/);
 });
+
+t.test("a rest catalog's storage.local roots and locations resolve against the config file; roots are required", async (t) => {
+  const yaml = (local: string) => `catalogs:\n  up:\n    type: rest\n    uri: "http://127.0.0.1:9"\n    storage:\n      local: ${local}\n`;
+  const c = parseConfig(yaml('{ roots: [./wh, /abs/wh2], locations: { "s3://b/x": ../moved } }'), '/etc/icefront/c.yaml').catalogs.get('up') as RestCatalogConfig;
+  t.same(c.storage?.local?.roots, ['/etc/icefront/wh', '/abs/wh2']);
+  t.same(c.storage?.local?.locations, [{ prefix: 's3://b/x', dir: '/etc/moved' }]);
+  t.equal(c.storage?.s3, undefined, 'no s3 section invented');
+  t.match(configError(() => parseConfig(yaml('{ roots: [] }'), 'c.yaml')), /c\.yaml:6: catalogs\.up\.storage\.local\.roots: /);
+  t.match(configError(() => parseConfig(yaml('{ locations: {} }'), 'c.yaml')), /catalogs\.up\.storage\.local\.roots: is required/);
+});

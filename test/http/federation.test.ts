@@ -1,6 +1,9 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { IcebergRestCatalog } from 'iceberg-js';
 import t from 'tap';
@@ -10,6 +13,7 @@ import { validateAgainst } from '../helpers/openapi.js';
 import { startS3Server } from '../helpers/s3-server.js';
 import { startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpers/upstream-stub.js';
 import { demoCatalog, planAndRedeem, post, DEMO_WAREHOUSE } from '../service/planning/helpers.js';
+import { buildWarehouse } from '../../tools/make-fixtures.js';
 
 function configOf(catalogs: CatalogConfig[], batchSize = 2): Config {
   return {
@@ -250,4 +254,38 @@ t.test('bearer and oauth2 modes: Icefront’s own identity reaches the upstream,
   const catalogCalls = oauthUp.requests.filter((r) => r.url.includes('/v1/'));
   t.ok(catalogCalls.every((r) => oauthUp.issuedTokens.some((tok) => r.headers.authorization === `Bearer ${tok}`)), 'oauth2: catalog calls carry the issued token');
   for (const up of [bearerUp, oauthUp]) t.notOk(up.requests.some((r) => JSON.stringify(r.headers).includes('callers-own-token')), 'the caller’s token never left Icefront');
+});
+
+t.test('local planning for an upstream whose tables live in local files: read through storage.local, confined to its roots', async (t) => {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-local-')));
+  const warehouse = path.join(base, 'wh');
+  buildWarehouse(warehouse, pathToFileURL(warehouse).href);
+  const stub = await startUpstreamStub({ tables: [stubTableFromDir(path.join(warehouse, 'sales/returns/metadata'), ['sales'], 'returns')] });
+  const local = (roots: string[]) => ({ local: { roots, locations: [] } });
+  const front = buildIcefront(
+    configOf([
+      stubCatalogConfig(stub, { name: 'up', planning: 'local', storage: local([warehouse]) }),
+      stubCatalogConfig(stub, { name: 'nolocal', planning: 'local' }),
+      stubCatalogConfig(stub, { name: 'elsewhere', planning: 'local', storage: local([path.join(base, 'other')]) }),
+      demoCatalog('direct', warehouse),
+    ]),
+  ).app;
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+  const table = (catalog: string) => `/v1/${catalog}/namespaces/sales/tables/returns`;
+  const via = await planAndRedeem(front, table('up'), {});
+  const direct = await planAndRedeem(front, table('direct'), {});
+  t.ok(via.keys.length > 0);
+  t.same([...via.keys].sort(), [...direct.keys].sort(), 'same tasks and deletes as a filesystem catalog over the same folder');
+  t.ok(via.keys.every((k) => k.includes(pathToFileURL(warehouse).href)), 'data files are the recorded file: paths');
+  const noRoots = await post(front, `${table('nolocal')}/plan`, {});
+  t.equal(noRoots.statusCode, 406, 'no storage.local: a clear 406');
+  t.equal(JSON.parse(noRoots.body).error.type, 'UnsupportedOperationException');
+  const outside = await post(front, `${table('elsewhere')}/plan`, {});
+  t.equal(outside.statusCode, 403, 'a table outside the configured roots is not read');
+  t.equal(JSON.parse(outside.body).error.type, 'ForbiddenException');
+  t.notOk(outside.body.includes(base + '/other'), 'the error names no local root');
 });

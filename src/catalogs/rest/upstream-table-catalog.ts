@@ -1,12 +1,14 @@
 /**
  * An upstream REST catalog seen as a Catalog for one caller, so Icefront can plan its scans
  * locally: the table is loaded THROUGH the upstream with the caller's credentials (so the upstream
- * authorizes every /plan and /tasks), and its files are read from S3 with the credentials the
- * upstream vends, else the catalog's configured ones. Only loadTable is served.
+ * authorizes every /plan and /tasks). Its files are read from S3 with the credentials the upstream
+ * vends, else the catalog's configured ones; a table whose location is local (`file:`, an absolute
+ * path) is read through the catalog's `storage.local` FileIO, confined to its roots. Only
+ * loadTable is served.
  */
 import type { RestCatalogConfig } from '../../config/index.js';
 import { fail } from '../../errors/index.js';
-import { s3FileIOFromTableConfig } from '../../storage/index.js';
+import { normalizeLocation, s3FileIOFromTableConfig, type FileIO } from '../../storage/index.js';
 import type { Catalog, LoadedTable } from '../catalog.js';
 import type { StorageCredential } from './load-table-result.js';
 import type { RestUpstream } from './rest-upstream.js';
@@ -17,9 +19,16 @@ export function upstreamTableCatalog(
   config: RestCatalogConfig,
   callerAuthorization: string | undefined,
   accessDelegation?: string,
+  /** The catalog's `storage.local` FileIO, built once per catalog. */
+  localIO?: FileIO,
 ): Catalog {
   const unsupported = (): never => {
     throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}" is served by its upstream`);
+  };
+  const tableIO = (location: string, vended: Readonly<Record<string, string>>): FileIO => {
+    if (normalizeLocation(location).kind !== 'local') return s3FileIOFromTableConfig(vended, config.storage?.s3, { timeoutMs: config.requestTimeoutMs });
+    if (!localIO) throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}" has no storage.local roots, so Icefront cannot read ${location} to plan it`);
+    return localIO;
   };
   return {
     name,
@@ -38,7 +47,7 @@ export function upstreamTableCatalog(
         metadataLocation: table.metadataLocation ?? `${location.replace(/\/+$/, '')}/metadata`,
         metadata: table.metadata,
         config: {},
-        io: s3FileIOFromTableConfig(vended, config.storage?.s3, { timeoutMs: config.requestTimeoutMs }),
+        io: tableIO(location, vended),
       };
     },
   };
