@@ -7,7 +7,7 @@ import { parseJson } from '../src/iceberg/index.js';
 import { validateAgainst } from './helpers/openapi.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
-const CONFIG = path.join(REPO, 'config.example.yaml');
+const CONFIG = path.join(REPO, 'fixtures/test-config.yaml');
 const run = promisify(execFile);
 
 async function capture(args: string[]): Promise<string> {

@@ -21,7 +21,7 @@ interface PlanResult {
   'delete-files'?: { content: string; 'file-path': string }[];
 }
 
-const { app } = buildIcefront(loadConfigFile(path.join(REPO, 'config.example.yaml')));
+const { app } = buildIcefront(loadConfigFile(path.join(REPO, 'fixtures/test-config.yaml')));
 t.teardown(() => app.close());
 
 async function plan(ns: string, table: string, body: unknown) {

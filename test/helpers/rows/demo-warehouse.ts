@@ -1,5 +1,5 @@
 /**
- * The demo warehouse (fixtures/warehouse, served by config.example.yaml) for row-level tests:
+ * The demo warehouse (fixtures/warehouse, served to tests by fixtures/test-config.yaml) for row-level tests:
  * its catalog and the tables its README lists, with their live row counts.
  */
 import fs from 'node:fs';
@@ -19,7 +19,7 @@ export interface DemoTable {
 let catalog: Catalog | undefined;
 
 export function demoCatalog(): Catalog {
-  catalog ??= createFilesystemCatalog(loadConfigFile(path.join(REPO, 'config.example.yaml')).catalogs.get('demo') as FilesystemCatalogConfig);
+  catalog ??= createFilesystemCatalog(loadConfigFile(path.join(REPO, 'fixtures/test-config.yaml')).catalogs.get('demo') as FilesystemCatalogConfig);
   return catalog;
 }
 

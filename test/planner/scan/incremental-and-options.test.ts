@@ -6,7 +6,7 @@ import { isIcefrontError } from '../../../src/errors/index.js';
 import { fileManifestSource, parseScanRequest, planByManifest, planFiles } from '../../../src/planner/index.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
-const catalog = createFilesystemCatalog(loadConfigFile(path.join(REPO, 'config.example.yaml')).catalogs.get('demo') as FilesystemCatalogConfig);
+const catalog = createFilesystemCatalog(loadConfigFile(path.join(REPO, 'fixtures/test-config.yaml')).catalogs.get('demo') as FilesystemCatalogConfig);
 
 async function plan(table: string, body: Record<string, unknown>): Promise<string[]> {
   const [ns, name] = table.split('.') as [string, string];
