@@ -1,5 +1,5 @@
 import t from 'tap';
-import { Writable } from 'node:stream';
+import { logLines } from '../helpers/log-lines.js';
 import { buildServer } from '../../src/http/index.js';
 import { createLogger } from '../../src/observability/index.js';
 import { createService } from '../../src/service/index.js';
@@ -9,13 +9,7 @@ import { buildAwkwardWarehouse } from './temp-warehouse.js';
 const skip = realFixturesAvailable() ? false : REAL_FIXTURES_SKIP;
 
 t.test('request logging', { skip }, async (t) => {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { lines, destination } = logLines();
   const wh = buildAwkwardWarehouse('awk');
   const logger = createLogger({ level: 'debug', destination });
   const app = buildServer({ service: createService({ catalogs: new Map([['awk', wh.catalog]]) }), logger, bodyLimit: 1 << 20 });

@@ -4,8 +4,8 @@
  * moved_positional_delete_path, whose files carry the placeholder bounds `min_val_N` / `max_val_N`
  * (lower > upper) while every row holds `value_…`: pruning on them answered no rows.
  */
-import { Writable } from 'node:stream';
 import t from 'tap';
+import { logLines } from '../../helpers/log-lines.js';
 import { createLogger } from '../../../src/observability/index.js';
 import { REAL_FIXTURES_SKIP, realFixturesAvailable, realFixturesCatalogConfig } from '../../helpers/real-fixtures.js';
 import { appWith, metric, parse, post } from './helpers.js';
@@ -14,13 +14,7 @@ const skip = realFixturesAvailable() ? false : REAL_FIXTURES_SKIP;
 const TABLE = '/v1/real/namespaces/duckdb-iceberg/tables/moved_positional_delete_path';
 
 t.test('files with contradictory metrics are kept, counted per evaluation and logged once per file', { skip }, async (t) => {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { lines, destination } = logLines();
   const app = appWith([realFixturesCatalogConfig('real')], { batchSize: 0 }, createLogger({ level: 'debug', destination }));
   t.teardown(() => app.close());
   const counted = async () => metric((await app.inject({ url: '/metrics' })).body, 'icefront_contradictory_metrics_total');
