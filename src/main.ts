@@ -41,8 +41,7 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
         config: catalogConfig,
         ...(local && { localIO: createLocalFileIO({ roots: local.roots, remaps: local.locations }) }),
       });
-    }
-    else catalogs.set(name, createFilesystemCatalog(catalogConfig));
+    } else catalogs.set(name, createFilesystemCatalog(catalogConfig));
   }
   const budget = config.planning.cacheBytes;
   const manifestMetrics: CacheMetrics = {
