@@ -21,6 +21,28 @@ export function readBody(payload: Readable, limit: number): Promise<string> {
   });
 }
 
+/**
+ * How deep a request's JSON may nest. Every later walk of the body (filter parsing, literal
+ * conversion, error messages that quote a value) recurses, so the bound is enforced once, on the
+ * text, before anything parses it: a filter may nest 1,000 expressions (iceberg/expressions), each
+ * one JSON level, plus the request around it.
+ */
+export const MAX_JSON_DEPTH = 1100;
+
+/** Refuses (400) JSON text nested deeper than MAX_JSON_DEPTH; a linear scan that skips strings. */
+export function assertJsonDepth(text: string): void {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // skip a string, honouring backslash escapes
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) throw fail('BAD_REQUEST', `Request JSON is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+}
+
 const rawBodies = new WeakMap<object, string>();
 
 /** Keeps the text of a body Icefront read, for a request that may still be forwarded. */

@@ -11,7 +11,7 @@ import { sendJson } from './reply.js';
 import { rawPath } from './request-params.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
 import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
-import { readBody, rememberRawBody } from './read-body.js';
+import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 
 export interface BuildServerOptions {
@@ -58,6 +58,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       rememberRawBody(request.raw, body);
       if (body === '') return done(fail('INVALID_JSON', 'Request body is empty but declared as JSON'), undefined);
       try {
+        assertJsonDepth(body);
         done(null, parseJson(body));
       } catch (err) {
         done(err as Error, undefined);

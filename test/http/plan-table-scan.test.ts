@@ -130,3 +130,25 @@ t.test('a catalog with planning off neither advertises nor serves /plan', async 
   const res = await off.inject({ method: 'POST', url: PLAN('sales', 'orders'), headers: { 'content-type': 'application/json' }, payload: {} });
   assertError(t, res, 406, 'UnsupportedOperationException');
 });
+
+t.test('JSON nested thousands of levels deep anywhere in a planning body is a 400, never a stack overflow', async (t) => {
+  const deep = (open: string, close: string, n: number, inner = '1') => open.repeat(n) + inner + close.repeat(n);
+  const bodies: Record<string, string> = {
+    'nested filter (not)': `{"filter":${deep('{"type":"not","child":', '}', 5000, '{"type":"eq","term":"region","value":"EU"}')}}`,
+    'arrays in a literal value': `{"filter":{"type":"eq","term":"region","value":${deep('[', ']', 6000, '')}}}`,
+    'arrays in an in-list': `{"filter":{"type":"in","term":"region","values":${deep('[', ']', 6000, '')}}}`,
+    'objects in an unknown field': `{"x":${deep('{"a":', '}', 4000)}}`,
+    'arrays in select': `{"select":${deep('[', ']', 6000, '')}}`,
+  };
+  for (const [what, body] of Object.entries(bodies)) {
+    for (const route of ['plan', 'tasks']) {
+      const res = await app.inject({ method: 'POST', url: PLAN('sales', 'orders').replace(/plan$/, route), headers: { 'content-type': 'application/json' }, payload: body });
+      assertError(t, res, 400, 'BadRequestException', `${what} at /${route}`);
+    }
+  }
+  const brackets = `{"filter":{"type":"eq","term":"region","value":"${'['.repeat(5000)}"}}`;
+  const inString = await plan('sales', 'orders', JSON.parse(brackets));
+  t.equal(inString.statusCode, 200, 'brackets inside a string are text, not nesting');
+  const limit = await plan('sales', 'orders', { filter: JSON.parse(deep('{"type":"not","child":', '}', 999, '{"type":"eq","term":"region","value":"EU"}')) });
+  t.equal(limit.statusCode, 200, '999 nested expressions still plan');
+});

@@ -46,7 +46,8 @@ export function show(v: unknown): string {
   try {
     text = v === undefined ? 'undefined' : stringifyJson(v);
   } catch {
-    text = String(v);
+    // too deep to stringify (a RangeError): say what it is, never recurse again
+    text = Array.isArray(v) ? '[…]' : typeof v === 'object' && v !== null ? '{…}' : typeof v;
   }
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
