@@ -5,6 +5,7 @@
  * unread, except planning bodies, which are read (Icefront may plan them) and re-sent as received.
  */
 import type { FastifyReply } from 'fastify';
+import { fail } from '../errors/index.js';
 import { ENDPOINTS, type Service } from '../service/index.js';
 import type { RouteContext } from './catalog-routes.js';
 import type { PassThrough } from './proxy/index.js';
@@ -34,9 +35,16 @@ function rawRest(rawUrl: string): string {
 
 const FORWARDED_TO_LOAD = ['if-none-match', 'x-iceberg-access-delegation', 'accept'];
 
+/** `.` or `..`, raw or percent-encoded (any case): a segment a URL parser would resolve away. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
 export async function forwardToUpstream(ctx: RouteContext, prefix: string, service: Service, passThrough: PassThrough): Promise<FastifyReply> {
   const { request, reply, specPath } = ctx;
   const url = request.raw.url ?? '/';
+  // A forwarded path is never normalised (RFC 3986 §5.2.4 would turn `tables/%2e%2e` into the
+  // namespace itself), so a dot segment cannot reach an upstream: it is refused.
+  if (rawPath(url).split('/').some((segment) => DOT_SEGMENT.test(segment)))
+    throw fail('BAD_REQUEST', 'A path segment may not be "." or ".." (raw or percent-encoded)');
   const caller = typeof request.headers.authorization === 'string' ? request.headers.authorization : undefined;
   request.log = request.log.child({ catalog: prefix, upstream: true });
   if (request.method === 'GET' && `GET ${specPath}` === ENDPOINTS.loadTable) {

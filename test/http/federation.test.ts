@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -288,4 +289,33 @@ t.test('local planning for an upstream whose tables live in local files: read th
   t.equal(outside.statusCode, 403, 'a table outside the configured roots is not read');
   t.equal(JSON.parse(outside.body).error.type, 'ForbiddenException');
   t.notOk(outside.body.includes(base + '/other'), 'the error names no local root');
+});
+
+t.test('a dot segment (raw or percent-encoded) under an upstream catalog is a 400 and never reaches the upstream', async (t) => {
+  const stub = await startUpstreamStub({});
+  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up' })])).app;
+  const base = await listen(front);
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+  });
+  const before = stub.requests.length;
+  for (const path of ['/namespaces/prod/tables/%2e%2e', '/namespaces/prod/tables/%2E%2e', '/namespaces/prod/tables/.%2e', '/namespaces/prod/tables/%2e', '/namespaces/%2e%2e/tables/t', '/namespaces/prod/tables/..']) {
+    // fetch and URL-string requests resolve dot segments client-side; a raw path is sent as written
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(base);
+      const req = http.request({ hostname, port, path: `/v1/up${path}`, method: 'DELETE' }, (r) => {
+        let body = '';
+        r.on('data', (c: Buffer) => (body += c.toString()));
+        r.on('end', () => resolve({ status: r.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    t.equal(res.status, 400, `DELETE …${path}: 400`);
+    t.equal(JSON.parse(res.body).error.type, 'BadRequestException');
+  }
+  t.equal(stub.requests.length, before, 'the upstream saw none of them (the config fetch aside)');
+  const named = await front.inject({ url: '/v1/up/namespaces/prod/tables/..x' });
+  t.not(named.statusCode, 400, 'a name that merely starts with dots is a name');
 });
