@@ -53,7 +53,12 @@ export function createPassThrough(): PassThrough {
       reply.hijack();
       const req = request.raw;
       const res = reply.raw;
-      for (const name of [...HOP_BY_HOP, ...target.dropHeaders]) delete req.headers[name];
+      // RFC 9110 §7.6.1: the fields the Connection header names are hop-by-hop too.
+      const named = String(req.headers.connection ?? '')
+        .split(',')
+        .map((n) => n.trim().toLowerCase())
+        .filter((n) => n !== '');
+      for (const name of [...named, ...HOP_BY_HOP, ...target.dropHeaders]) delete req.headers[name];
       timeouts.set(req, target.timeoutMs);
       return new Promise<void>((resolve) => {
         res.once('close', () => resolve());

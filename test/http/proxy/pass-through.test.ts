@@ -96,6 +96,31 @@ t.test('a request passes through byte for byte: raw path and query, streamed bod
   t.equal(got.headers.host, new URL(up.base).host, 'Host is the upstream');
 });
 
+t.test('headers the caller names in Connection are hop-by-hop and never forwarded (RFC 9110 §7.6.1)', async (t) => {
+  const up = await upstream((_req, res) => res.writeHead(204).end());
+  const gw = await gateway(to(up.base));
+  t.teardown(async () => {
+    await gw.app.close();
+    await up.close();
+  });
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = http.request(`${gw.base}/v1/front/namespaces`, {
+      headers: { connection: 'keep-alive, X-Secret-Hop,x-other-hop', 'x-secret-hop': 'internal', 'x-other-hop': 'internal', 'x-kept': 'yes' },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  t.equal(status, 204);
+  const got = up.seen[0]!.headers;
+  t.equal(got['x-secret-hop'], undefined, 'a header named in Connection is dropped');
+  t.equal(got['x-other-hop'], undefined, 'names are case-insensitive and comma-separated');
+  t.equal(got['x-kept'], 'yes', 'other headers pass');
+});
+
 t.test('an upstream ErrorModel passes through with its status and body', async (t) => {
   const error = '{"error":{"message":"Table does not exist: db.t","type":"NoSuchTableException","code":404}}';
   const up = await upstream((_req, res) => {
