@@ -128,6 +128,18 @@ export function decodePlanTask(text: string, key?: Buffer): PlanTask | undefined
     const x = obj['x'];
     if (x !== undefined && (!Array.isArray(x) || x.length === 0)) reject();
     const more = x === undefined ? undefined : (x as unknown[]).map(rangesFromJson);
-    return { ...refFromJson(obj), ranges: rangesFromJson(obj['r']), ...(more && { more }) };
+    const ranges = rangesFromJson(obj['r']);
+    if (overlaps([ranges, ...(more ?? [])].flat())) reject();
+    return { ...refFromJson(obj), ranges, ...(more && { more }) };
   });
+}
+
+/**
+ * Whether two ranges (of a task and the batches it fans out to) share a manifest entry. Issued
+ * tasks never do: each entry of a plan is in exactly one batch, so a string repeating a range is
+ * forged (unsigned strings can be edited) and would hand the same data files out again.
+ */
+function overlaps(ranges: readonly ManifestRange[]): boolean {
+  const sorted = [...ranges].sort((a, b) => (a.manifest < b.manifest ? -1 : a.manifest > b.manifest ? 1 : a.start - b.start));
+  return sorted.some((r, i) => i > 0 && sorted[i - 1]!.manifest === r.manifest && sorted[i - 1]!.end > r.start);
 }

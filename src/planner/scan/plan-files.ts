@@ -98,11 +98,13 @@ export async function planRanges(
   if (!ranges.every((r) => byPath.has(r.manifest))) return undefined;
   const statsFieldIds = await ctx.dataStatsIds();
   const groups = await Promise.all(
-    ranges.map(async (r) => {
+    ranges.map(async (r): Promise<FileTask[] | undefined> => {
       const slice = await ctx.read(byPath.get(r.manifest)!, { statsFieldIds, range: { start: r.start, end: r.end }, ...(r.index && { index: r.index }) });
-      return ctx.tasksFor(slice.entries);
+      // a range that runs past the manifest's last entry was not cut from this manifest
+      return slice.entries.length === r.end - r.start ? ctx.tasksFor(slice.entries) : undefined;
     }),
   );
+  if (!groups.every((g) => g !== undefined)) return undefined;
   const tasks = groups.flat().sort(compareTasks);
   return { target: ctx.target, schema: ctx.schema, specsById: ctx.specsById, statsFieldIds: ctx.statsFieldIds, stats: ctx.stats, tasks };
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { inflateRawSync as zlibInflate } from 'node:zlib';
+import { deflateRawSync as zlibDeflate, inflateRawSync as zlibInflate } from 'node:zlib';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../../helpers/real-fixtures.js';
 import { validateAgainst } from '../../helpers/openapi.js';
 import { appWith, copyDemoTable, demoCatalog, metric, parse, planAndRedeem, post, type ScanTasks } from './helpers.js';
@@ -124,6 +124,31 @@ t.test('rejected plan tasks are 404 NoSuchPlanTaskException; a missing table is 
   t.equal(bad.statusCode, 400, 'a body without plan-task is a 400');
   const empty = await app.inject({ method: 'POST', url: `${base}/tasks`, headers: { 'content-type': 'application/json' }, payload: '' });
   t.equal(empty.statusCode, 400, 'an empty body is a 400');
+});
+
+t.test('an unsigned plan task edited to repeat or overrun a range is rejected, never answered with the same files again', async (t) => {
+  const app = appWith([demoCatalog()], { batchSize: 1 });
+  t.teardown(() => app.close());
+  const base = DEMO('sales', 'orders');
+  const task = parse((await post(app, `${base}/plan`, {})).body)['plan-tasks']![0]!;
+  const json = zlibInflate(Buffer.from(task.split('.')[1]!, 'base64url')).toString('utf8');
+  const reseal = (text: string) => `t1.${zlibDeflate(Buffer.from(text)).toString('base64url')}`;
+  const range = /"r":\[(\{[^\]]*\})\]/.exec(json)![1]!;
+  const ok = await post(app, `${base}/tasks`, { 'plan-task': reseal(json) });
+  t.equal(ok.statusCode, 200, 'the string re-sealed unchanged is still redeemed (the edit is what is refused)');
+  t.equal(parse(ok.body)['file-scan-tasks'].length, 1);
+  const edits: Record<string, string> = {
+    'one range 5,000 times': json.replace(range, Array(5000).fill(range).join(',')),
+    'the same range handed out again by fan-out': json.replace(`"r":[${range}]`, `"r":[${range}],"x":${JSON.stringify(Array(50).fill(null))}`.replace(/null/g, `[${range}]`)),
+    'overlapping ranges': json.replace(range, `${range},${range.replace(/"s":(\d+)/, (_m, s: string) => `"s":${Math.max(0, Number(s) - 1)}`)}`),
+    'a range past the end of the manifest': json.replace(/"e":(\d+)/, '"e":100000').replace(/,"o":\d+,"l":\d+,"b":\d+/, ''),
+  };
+  for (const [what, text] of Object.entries(edits)) {
+    t.not(text, json, `${what}: the string was edited`);
+    const res = await post(app, `${base}/tasks`, { 'plan-task': reseal(text) });
+    t.equal(res.statusCode, 404, `${what}: 404`);
+    t.equal((JSON.parse(res.body) as { error?: { type: string } }).error?.type, 'NoSuchPlanTaskException');
+  }
 });
 
 t.test('with HMAC on, a tampered plan task is rejected before any manifest is read', async (t) => {
