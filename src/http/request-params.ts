@@ -18,6 +18,14 @@ export function rawPath(url: string): string {
   return end === -1 ? path : path.slice(0, end);
 }
 
+/**
+ * A request URL as logged: a plan id is a bearer of its pinned scan (and, unsigned, of what the
+ * table holds), so the segment after `/plan/` is replaced.
+ */
+export function loggedUrl(url: string): string {
+  return url.replace(/\/plan\/[^/?#]+/, '/plan/{plan-id}');
+}
+
 /** Raw values of a spec template's `{name}` placeholders, matched segment by segment. */
 export function rawPathParams(specPath: string, url: string): Record<string, string> {
   const template = specPath.split('/');

@@ -8,7 +8,7 @@ import { PLANNING_ENDPOINTS, type Service } from '../service/index.js';
 import { callerOf, catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
 import { clientErrorResponse, methodNotAllowed, sendError } from './error-response.js';
 import { sendJson } from './reply.js';
-import { rawPath } from './request-params.js';
+import { loggedUrl, rawPath } from './request-params.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
 import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
@@ -37,6 +37,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     exposeHeadRoutes: false,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     genReqId: requestId,
+    disableRequestLogging: true,
     frameworkErrors: (err, request, reply) => void sendError(request, reply, err),
     clientErrorHandler: (err, socket) => {
       if ((err as { code?: string }).code === 'ECONNRESET' || socket.destroyed) return;
@@ -73,8 +74,13 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (!type.startsWith('application/x-www-form-urlencoded')) return done(fail('UNSUPPORTED_MEDIA_TYPE', `Unsupported request content type: ${type || '(none)'}`), undefined);
     readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));
   });
+  // Request lines are Icefront's own (fastify's name the raw URL, plan ids and all).
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    request.log.info({ req: { method: request.method, url: loggedUrl(request.raw.url ?? '/'), remoteAddress: request.ip } }, 'incoming request');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    reply.log.info({ res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
   });
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
   app.setNotFoundHandler((request, reply) =>
