@@ -50,8 +50,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // Icefront may answer itself: those are read like Icefront's own and their text kept, so a
   // forwarded one still carries exactly what the client sent. JSON keeps 64-bit ids exact
   // (snapshot ids exceed 2^53): parsed with the lossless codec.
-  const upstreamBody = (request: FastifyRequest) =>
-    upstreamPrefixOf(request.raw.url ?? '/', options.service) !== undefined && !/\/(plan|tasks)$/.test(rawPath(request.raw.url ?? '/'));
+  const underUpstream = (request: FastifyRequest) => upstreamPrefixOf(request.raw.url ?? '/', options.service) !== undefined;
+  const planningBody = (request: FastifyRequest) => /\/(plan|tasks)$/.test(rawPath(request.raw.url ?? '/'));
+  const upstreamBody = (request: FastifyRequest) => underUpstream(request) && !planningBody(request);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', (request, payload, done) => {
     if (upstreamBody(request)) return done(null, undefined);
@@ -70,6 +71,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // read and then refused with 406; anything else is refused.
   app.addContentTypeParser('*', (request, payload, done) => {
     if (upstreamBody(request)) return done(null, undefined);
+    // A planning body of another type under an upstream is read (the stream is then spent) and
+    // kept, so a forwarded one still carries what the client sent; Icefront's own planner refuses it.
+    if (underUpstream(request)) {
+      readBody(payload, options.bodyLimit).then((body) => {
+        rememberRawBody(request.raw, body);
+        done(null, body);
+      }, (err: Error) => done(err, undefined));
+      return;
+    }
     const type = String(request.headers['content-type'] ?? '');
     if (!type.startsWith('application/x-www-form-urlencoded')) return done(fail('UNSUPPORTED_MEDIA_TYPE', `Unsupported request content type: ${type || '(none)'}`), undefined);
     readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));

@@ -319,3 +319,24 @@ t.test('a dot segment (raw or percent-encoded) under an upstream catalog is a 40
   const named = await front.inject({ url: '/v1/up/namespaces/prod/tables/..x' });
   t.not(named.statusCode, 400, 'a name that merely starts with dots is a name');
 });
+
+t.test('a planning body of any content type reaches a planning upstream as sent, promptly', { timeout: 20000 }, async (t) => {
+  const stub = await startUpstreamStub({});
+  stub.respond = (req) => (req.url.endsWith('/plan') || req.url.endsWith('/tasks') ? { status: 200, body: '{"status":"completed","file-scan-tasks":[]}' } : undefined);
+  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up', planning: 'upstream' }), stubCatalogConfig(stub, { name: 'mine', planning: 'local' })])).app;
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+  });
+  for (const route of ['plan', 'tasks']) {
+    const started = Date.now();
+    const res = await front.inject({ method: 'POST', url: `/v1/up/namespaces/sales/tables/orders/${route}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=1&b=%20' });
+    t.comment(`${route}: ${Date.now() - started} ms`);
+    t.equal(res.statusCode, 200, `${route}: the upstream's answer`);
+    const seen = stub.requests.find((r) => r.url.endsWith(`/${route}`));
+    t.equal(seen?.body, 'a=1&b=%20', `${route}: the body bytes as received`);
+    t.equal(seen?.headers['content-type'], 'application/x-www-form-urlencoded');
+  }
+  const local = await front.inject({ method: 'POST', url: '/v1/mine/namespaces/sales/tables/orders/plan', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+  t.equal(local.statusCode, 400, 'Icefront planning itself refuses a body that is not a JSON object');
+});
