@@ -71,6 +71,7 @@ export function parseUpstreamConfig(body: Buffer, catalog: string): UpstreamConf
   const viewsToo = (merged['view-endpoints-supported'] ?? '').toLowerCase() === 'true';
   const endpoints = advertised ? (listed as string[]) : viewsToo ? [...DEFAULT_ENDPOINTS, ...VIEW_ENDPOINTS] : DEFAULT_ENDPOINTS;
   const prefix = overrides['prefix'] ?? defaults['prefix'];
+  if (prefix !== undefined && !isContainedPrefix(prefix)) throw bad('names a prefix that is not a path below its own base URI');
   return {
     defaults,
     overrides,
@@ -80,6 +81,16 @@ export function parseUpstreamConfig(body: Buffer, catalog: string): UpstreamConf
     ...(prefix !== undefined && prefix !== '' ? { prefix } : {}),
     namespaceSeparator: merged['namespace-separator'] || DEFAULT_NAMESPACE_SEPARATOR,
   };
+}
+
+/**
+ * A prefix is one or more path segments below `/v1/` of the upstream's own URI. A dot segment
+ * (raw or %-encoded), an empty segment, or a `?`/`#` would let it climb out of, or change, the
+ * configured base path (the caller's Authorization would follow it there).
+ */
+function isContainedPrefix(prefix: string): boolean {
+  const segments = prefix.replace(/^\/+|\/+$/g, '').split('/');
+  return !/[?#\\]/.test(prefix) && segments.every((s) => s !== '' && !/^(?:\.|%2e)+$/i.test(s));
 }
 
 /** A JSON object of properties as strings: numbers and booleans keep their text, nulls are dropped. */

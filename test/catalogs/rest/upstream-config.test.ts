@@ -118,3 +118,16 @@ t.test('non-string property values keep their JSON text, 64-bit numbers included
   stub.respond = () => ({ status: 200, body: '{"defaults":{"a":true,"b":12345678901234567890,"c":1.50,"d":null},"overrides":{}}' });
   t.same((await upstream.fetchConfig()).defaults, { a: 'true', b: '12345678901234567890', c: '1.50' });
 });
+
+t.test('an upstream prefix that would climb out of (or change) the base URI is refused as a 502, before any request uses it', async (t) => {
+  for (const prefix of ['../../admin%2F..', '..', 'a/../../b', '%2e%2e/x', 'a/%2E', 'a//b', 'a?x=1', 'a#f', 'a\\..\\b']) {
+    const { stub, upstream } = await setup(t, { prefix, basePath: '/api/catalog', prefixPath: 'unused' });
+    const err = await upstream.fetchConfig().then(() => undefined, (e: unknown) => e);
+    t.ok(isIcefrontError(err, 'UPSTREAM_BAD_GATEWAY'), `${prefix}: 502 (${String(err)})`);
+    t.ok(stub.requests.every((r) => r.url.startsWith('/api/catalog/')), `${prefix}: nothing was sent outside the base path`);
+  }
+  for (const prefix of ['catalogs/sales', 'main%7Cwh', '..x', 'a.b', '/wh/']) {
+    const { upstream } = await setup(t, { prefix });
+    t.equal((await upstream.fetchConfig()).prefix, prefix, `${prefix}: a prefix below the base path is kept as sent`);
+  }
+});
