@@ -45,3 +45,26 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, { status: number; type: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * The ErrorModel `type` for an HTTP status whose answer carries none (an upstream's error body
+ * that is not an ErrorModel): the exceptions Iceberg Java's ErrorHandlers map each status to.
+ */
+export function genericErrorType(status: number): string {
+  switch (status) {
+    case 400:
+      return 'BadRequestException';
+    case 401:
+      return 'NotAuthorizedException';
+    case 403:
+      return 'ForbiddenException';
+    case 404:
+      return 'NotFoundException';
+    case 406:
+      return 'UnsupportedOperationException';
+    case 503:
+      return 'ServiceUnavailableException';
+    default:
+      return status >= 500 ? 'ServiceFailureException' : 'RESTException';
+  }
+}

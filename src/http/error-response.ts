@@ -41,6 +41,8 @@ const BY_STATUS: Readonly<Record<number, ErrorCode>> = {
  * pass through; unexpected errors become a 500 whose message reveals nothing internal.
  */
 export function toErrorModel(err: unknown): ErrorModel {
+  // an upstream's error keeps the upstream's status (and its type, or the status's generic one)
+  if (isUpstreamResponseError(err)) return { message: err.message, type: err.type, code: err.status };
   const e = toIcefrontLike(err);
   return { message: e.message, type: ERROR_CODES[e.code].type, code: ERROR_CODES[e.code].status };
 }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { IcefrontError } from '../../errors/index.js';
+import { genericErrorType, IcefrontError } from '../../errors/index.js';
 import { isObject } from './upstream-config.js';
 
 /** What an upstream answered: status, headers and the exact body bytes. */
@@ -36,7 +36,7 @@ export class UpstreamResponseError extends IcefrontError {
     super('UPSTREAM_ERROR', `Catalog '${catalog}': the upstream answered ${what} with ${response.status} (${detail})`);
     this.name = 'UpstreamResponseError';
     this.status = response.status;
-    if (model) this.type = model.type;
+    this.type = model ? model.type : genericErrorType(response.status);
     this.upstream = response;
     if (model) this.errorModel = model;
   }

@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createProxyServer } from 'http-proxy-3';
-import { fail, type IcefrontError } from '../../errors/index.js';
+import { fail, genericErrorType, type IcefrontError } from '../../errors/index.js';
 import { toErrorModel } from '../error-response.js';
 
 export interface PassThroughTarget {
@@ -44,6 +44,21 @@ export function createPassThrough(): PassThrough {
   // An idle upstream socket (no head, or a body that stalls) fails with a timeout error the
   // error callback can tell from a reset (http-proxy's own proxyTimeout reports a hang-up).
   const timeouts = new WeakMap<IncomingMessage, number>();
+  // An upstream answer the client must not see as sent: a redirect (it would lead the caller, and
+  // its credentials, elsewhere) is a 502; an error that is not JSON (a stack trace, S3's XML) is
+  // wrapped in an ErrorModel with the upstream's status. Ending the response here stops the pipe.
+  // Set-Cookie never passes: Icefront's callers hold no session with its upstreams.
+  proxy.on('proxyRes', (proxyRes, _req, res) => {
+    delete proxyRes.headers['set-cookie'];
+    const status = proxyRes.statusCode ?? 502;
+    const json = /^application\/(?:[\w.+-]*\+)?json\b/i.test(String(proxyRes.headers['content-type'] ?? ''));
+    const redirect = status >= 300 && status < 400 && status !== 304;
+    if (!redirect && (status < 400 || json)) return;
+    proxyRes.resume();
+    if (redirect) return writeError(res, fail('UPSTREAM_BAD_GATEWAY', `Upstream catalog answered a redirect (${status}), which Icefront does not follow`));
+    const type = String(proxyRes.headers['content-type'] ?? 'no content type').split(';')[0]!.slice(0, 60);
+    writeModel(res, { message: `Upstream catalog answered ${status} with ${type}, not an Iceberg error`, type: genericErrorType(status), code: status });
+  });
   proxy.on('proxyReq', (proxyReq, req) => {
     const ms = timeouts.get(req);
     if (ms !== undefined) proxyReq.setTimeout(ms, () => proxyReq.destroy(Object.assign(new Error('upstream timed out'), { code: 'ETIMEDOUT' })));
@@ -107,7 +122,15 @@ function respondWithError(out: ServerResponse | Socket, err: IcefrontError, requ
     out.destroy();
     return;
   }
-  const body = JSON.stringify({ error: toErrorModel(err) });
-  out.writeHead(err.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  writeError(out, err);
+}
+
+function writeError(out: ServerResponse, err: IcefrontError): void {
+  writeModel(out, toErrorModel(err));
+}
+
+function writeModel(out: ServerResponse, model: { message: string; type: string; code: number }): void {
+  const body = JSON.stringify({ error: model });
+  out.writeHead(model.code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   out.end(body);
 }

@@ -86,7 +86,7 @@ t.test('an upstream error without an ErrorModel still carries the upstream statu
   if (!isUpstreamResponseError(err)) throw new Error('expected an UpstreamResponseError');
   t.equal(err.status, 503);
   t.equal(err.errorModel, undefined);
-  t.equal(err.type, 'BadGatewayException', 'the registry type when the body names none');
+  t.equal(err.type, 'ServiceUnavailableException', 'the type Iceberg Java gives a 503 whose body names none');
   t.equal(err.upstream.body.toString('utf8'), '<html>maintenance</html>');
 });
 

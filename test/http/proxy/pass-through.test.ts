@@ -176,3 +176,45 @@ t.test('upstream faults become Iceberg errors, each within the timeout', { timeo
   t.teardown(() => garbage.close());
   await faultCase(t, 'garbage', `http://127.0.0.1:${(garbage.address() as AddressInfo).port}`, 502, 'BadGatewayException');
 });
+
+t.test('upstream answers that are not Iceberg errors are wrapped; redirects are 502; Set-Cookie never passes', async (t) => {
+  const answers: Record<string, (res: http.ServerResponse) => void> = {
+    '/stack': (res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('java.lang.NullPointerException\n\tat org.example.Secret.internal(Secret.java:42)'),
+    '/xml': (res) => res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code><RequestId>XYZ</RequestId></Error>'),
+    '/none': (res) => res.writeHead(404).end('nothing here'),
+    '/moved': (res) => res.writeHead(301, { location: 'http://evil.example/steal' }).end(),
+    '/cookie': (res) => res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'session=abc; Path=/' }).end('{"ok":true}'),
+    '/model': (res) => res.writeHead(409, { 'content-type': 'application/json', 'set-cookie': 'x=1' }).end('{"error":{"message":"exists","type":"AlreadyExistsException","code":409}}'),
+  };
+  const up = await upstream((req, res) => answers[`/${req.url!.split('/').pop()}`]!(res));
+  const gw = await gateway((url) => ({ url: up.base + url.replace(/^\/v1\/front/, ''), setHeaders: {}, dropHeaders: [], timeoutMs: 2000 }));
+  t.teardown(async () => {
+    await gw.app.close();
+    await up.close();
+  });
+  const get = async (path: string) => {
+    const res = await fetch(`${gw.base}/v1/front${path}`, { redirect: 'manual' });
+    return { status: res.status, type: res.headers.get('content-type'), cookie: res.headers.get('set-cookie'), location: res.headers.get('location'), body: await res.text() };
+  };
+  const expectModel = (r: Awaited<ReturnType<typeof get>>, status: number, type: string, what: string) => {
+    t.equal(r.status, status, `${what}: status ${status}`);
+    t.match(r.type, /^application\/json/, `${what}: JSON`);
+    const model = (JSON.parse(r.body) as { error: { type: string; code: number; message: string } }).error;
+    t.same([model.type, model.code], [type, status], `${what}: ${type}`);
+    return model.message;
+  };
+  const stack = expectModel(await get('/stack'), 500, 'ServiceFailureException', 'a text/plain stack trace');
+  t.notOk(stack.includes('Secret.java'), 'the stack trace is not relayed');
+  t.notOk(expectModel(await get('/xml'), 403, 'ForbiddenException', "S3's XML").includes('RequestId'), 'the XML is not relayed');
+  expectModel(await get('/none'), 404, 'NotFoundException', 'an untyped 404');
+  const moved = await get('/moved');
+  expectModel(moved, 502, 'BadGatewayException', 'a redirect');
+  t.equal(moved.location, null, 'the redirect target never reaches the caller');
+  const cookie = await get('/cookie');
+  t.equal(cookie.status, 200);
+  t.equal(cookie.body, '{"ok":true}', 'a success passes as sent');
+  t.equal(cookie.cookie, null, 'without Set-Cookie');
+  const model = await get('/model');
+  t.equal(model.body, '{"error":{"message":"exists","type":"AlreadyExistsException","code":409}}', 'an ErrorModel passes byte for byte');
+  t.equal(model.cookie, null);
+});
