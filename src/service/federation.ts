@@ -132,7 +132,8 @@ export class Federation {
     try {
       response = await upstream.request('GET', `${upstream.upstreamPath(rawRest)}`, { headers: { ...headers, ...auth } });
     } catch (err) {
-      if (isUpstreamResponseError(err)) return { status: err.upstream.status, headers: pick(err.upstream.headers), body: err.upstream.body };
+      // an ErrorModel passes byte for byte; anything else (HTML, a stack trace) is wrapped by the HTTP layer
+      if (isUpstreamResponseError(err) && err.errorModel) return { status: err.upstream.status, headers: pick(err.upstream.headers), body: err.upstream.body };
       throw err;
     }
     const passed = { status: response.status, headers: pick(response.headers), body: response.body };

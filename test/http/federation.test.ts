@@ -340,3 +340,19 @@ t.test('a planning body of any content type reaches a planning upstream as sent,
   const local = await front.inject({ method: 'POST', url: '/v1/mine/namespaces/sales/tables/orders/plan', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
   t.equal(local.statusCode, 400, 'Icefront planning itself refuses a body that is not a JSON object');
 });
+
+t.test('a load-table error that is not an ErrorModel reaches the caller wrapped in one, with the upstream status', async (t) => {
+  const stub = await startUpstreamStub({});
+  stub.respond = (req) => (req.url.includes('/tables/') ? { status: 500, body: 'java.lang.IllegalStateException: at com.example.Internal(Internal.java:7)', headers: { 'content-type': 'text/plain' } } : undefined);
+  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up' })])).app;
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+  });
+  const res = await front.inject({ url: '/v1/up/namespaces/sales/tables/orders' });
+  t.equal(res.statusCode, 500);
+  const body = JSON.parse(res.body) as { error: { type: string; code: number; message: string } };
+  t.same(validateAgainst('IcebergErrorResponse', body), []);
+  t.same([body.error.type, body.error.code], ['ServiceFailureException', 500]);
+  t.notOk(res.body.includes('Internal.java'), 'the stack trace is not relayed');
+});
