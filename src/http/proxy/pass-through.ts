@@ -49,6 +49,11 @@ export function createPassThrough(): PassThrough {
   // wrapped in an ErrorModel with the upstream's status. Ending the response here stops the pipe.
   // Set-Cookie never passes: Icefront's callers hold no session with its upstreams.
   proxy.on('proxyRes', (proxyRes, _req, res) => {
+    // An upstream body cut short (reset after part of its Content-Length) breaks the client's
+    // response too, instead of leaving the client waiting for bytes that never come.
+    proxyRes.once('close', () => {
+      if (!proxyRes.complete) res.destroy();
+    });
     delete proxyRes.headers['set-cookie'];
     const status = proxyRes.statusCode ?? 502;
     const json = /^application\/(?:[\w.+-]*\+)?json\b/i.test(String(proxyRes.headers['content-type'] ?? ''));
@@ -59,9 +64,11 @@ export function createPassThrough(): PassThrough {
     const type = String(proxyRes.headers['content-type'] ?? 'no content type').split(';')[0]!.slice(0, 60);
     writeModel(res, { message: `Upstream catalog answered ${status} with ${type}, not an Iceberg error`, type: genericErrorType(status), code: status });
   });
+  const upstreamRequests = new WeakMap<IncomingMessage, http.ClientRequest>();
   proxy.on('proxyReq', (proxyReq, req) => {
+    upstreamRequests.set(req, proxyReq);
     const ms = timeouts.get(req);
-    if (ms !== undefined) proxyReq.setTimeout(ms, () => proxyReq.destroy(Object.assign(new Error('upstream timed out'), { code: 'ETIMEDOUT' })));
+    if (ms !== undefined) proxyReq.setTimeout(ms, () => proxyReq.destroy(timedOut()));
   });
   return {
     forward(request, reply, target) {
@@ -75,8 +82,19 @@ export function createPassThrough(): PassThrough {
         .filter((n) => n !== '');
       for (const name of [...named, ...HOP_BY_HOP, ...target.dropHeaders]) delete req.headers[name];
       timeouts.set(req, target.timeoutMs);
+      // The request timeout bounds the whole exchange, not only each idle gap: an upstream that
+      // drips a byte at a time is cut off too (before its head: 504; after it: a broken response).
+      const deadline = setTimeout(() => {
+        const upstreamRequest = upstreamRequests.get(req);
+        if (upstreamRequest) upstreamRequest.destroy(timedOut());
+        else if (!res.headersSent) respondWithError(res, upstreamFailure(timedOut(), target.timeoutMs), request);
+        if (res.headersSent) res.destroy();
+      }, target.timeoutMs);
       return new Promise<void>((resolve) => {
-        res.once('close', () => resolve());
+        res.once('close', () => {
+          clearTimeout(deadline);
+          resolve();
+        });
         proxy.web(
           req,
           res,
@@ -99,6 +117,10 @@ export function createPassThrough(): PassThrough {
       secureAgent.destroy();
     },
   };
+}
+
+function timedOut(): Error {
+  return Object.assign(new Error('upstream timed out'), { code: 'ETIMEDOUT' });
 }
 
 /** Spec "upstream faults": which Iceberg error a transport failure toward an upstream is. */

@@ -218,3 +218,36 @@ t.test('upstream answers that are not Iceberg errors are wrapped; redirects are 
   t.equal(model.body, '{"error":{"message":"exists","type":"AlreadyExistsException","code":409}}', 'an ErrorModel passes byte for byte');
   t.equal(model.cookie, null);
 });
+
+// Bounded by the tap timeout: without the fix each of these waits forever.
+t.test('the request timeout bounds the whole exchange, and an upstream cut short breaks the client response', { timeout: 15000 }, async (t) => {
+  const timers = new Set<NodeJS.Timeout>();
+  const up = await upstream((req, res) => {
+    if (req.url!.endsWith('/drip')) {
+      // a byte every 300 ms, forever: never idle long enough for an idle timeout
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 300);
+      timers.add(timer);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    // promises 1,000 bytes, sends 31, then resets
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+    res.write('{"namespaces":[["a"],["b"],["c"');
+    setTimeout(() => res.socket?.resetAndDestroy(), 50);
+  });
+  const gw = await gateway(to(up.base, { timeoutMs: 1000 }));
+  t.teardown(async () => {
+    for (const timer of timers) clearInterval(timer);
+    await gw.app.close();
+    await up.close();
+  });
+  for (const path of ['/drip', '/short']) {
+    const started = Date.now();
+    const res = await fetch(`${gw.base}/v1/front${path}`);
+    t.equal(res.status, 200, `${path}: the upstream's head arrived`);
+    const outcome = await res.text().then(() => 'complete', () => 'broken');
+    t.equal(outcome, 'broken', `${path}: the client sees a broken response, not a hang`);
+    t.comment(`${path}: ended after ${Date.now() - started} ms`);
+  }
+});
