@@ -1,0 +1,34 @@
+"""pyiceberg as an interop client.
+
+Job: {"client": "pyiceberg", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "expr"}
+with CAT = {"uri", "warehouse" (optional), "planning": "server" | "client"}. The filter is
+pyiceberg's row-filter string syntax (`p = 'a'`, `id >= 100`, `note IS NULL`, `AND`).
+Returns the rows summary with `files` = the data files of the planned tasks.
+
+`python pyiceberg_client.py '<job json>'` runs one job.
+"""
+import json
+import sys
+
+from rows import summarize
+
+
+def run(job) -> dict:
+    from pyiceberg.catalog import load_catalog
+
+    cat = job["catalog"]
+    props = {"type": "rest", "uri": cat["uri"], "scan-planning-mode": cat.get("planning", "client")}
+    if cat.get("warehouse"):
+        props["warehouse"] = cat["warehouse"]
+    props.update(cat.get("properties", {}))
+    table = load_catalog("interop", **props).load_table(job["table"])
+    kwargs = {"selected_fields": tuple(job["columns"])}
+    if job.get("filter"):
+        kwargs["row_filter"] = job["filter"]
+    scan = table.scan(**kwargs)
+    files = [task.file.file_path for task in scan.plan_files()]
+    return summarize(scan.to_arrow().to_pylist(), files)
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(json.loads(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.read()))))
