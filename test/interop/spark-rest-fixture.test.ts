@@ -52,7 +52,9 @@ const env = await interopToolchain(t);
 if (env) {
   for (const [name, version] of Object.entries(env.versions)) t.comment(`${name} ${version}`);
   const fixture = await startRestFixture(env);
-  const ice = await startInteropIcefront([restCatalog('fx', fixture.url, 'upstream'), filesystemCatalog('fxfs', fixture.warehouseDir)]);
+  // batch-size 2: Icefront's own plans (fxfs) answer with plan tasks, so clients redeem them at
+  // /tasks (the fixture batches 100 file tasks per plan task, more than this table has).
+  const ice = await startInteropIcefront([restCatalog('fx', fixture.url, 'upstream'), filesystemCatalog('fxfs', fixture.warehouseDir)], { batchSize: 2 });
   const worker = ClientWorker.start(env);
   t.teardown(async () => {
     await worker.close();
@@ -140,6 +142,13 @@ if (env) {
       t.ok(plans.length > 0 && plans.every((r) => r.status === 200 || r.error?.includes("'_file'")), `Icefront answered POST /v1/${catalog}/…/events/plan`, {
         failed: plans.filter((r) => r.status !== 200),
       });
+      if (catalog === 'fxfs') {
+        const tasks = ice.requests.filter((r) => r.method === 'POST' && r.url === `/v1/${catalog}/namespaces/db/tables/events/tasks`);
+        t.ok(tasks.length > 0 && tasks.every((r) => r.status === 200), `clients redeemed Icefront's plan tasks at POST /v1/${catalog}/…/tasks`, {
+          count: tasks.length,
+          failed: tasks.filter((r) => r.status !== 200).slice(0, 3),
+        });
+      }
       // The Java client cancels every plan it got an id for when its task iterable closes (§9 of the notes).
       const cancels = ice.requests.filter((r) => r.method === 'DELETE' && r.url.startsWith(`/v1/${catalog}/namespaces/db/tables/events/plan/`));
       const failed = cancels.filter((r) => r.status !== 204);
