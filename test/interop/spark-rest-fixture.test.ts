@@ -21,12 +21,13 @@ const TABLE = 'db.events';
 const COLUMNS = ['id', 'category', 'amount', 'note', 'day'];
 
 /** Filters in the one syntax all three clients parse. */
-const FILTERS: ReadonlyArray<{ readonly name: string; readonly filter?: string }> = [
+const FILTERS: ReadonlyArray<{ readonly name: string; readonly filter?: string; readonly atDelete?: true }> = [
   { name: 'none' },
   { name: 'identity partition', filter: "category = 'b'" },
   { name: 'metrics (id range of the second commit)', filter: 'id >= 100' },
   { name: 'is null', filter: 'note IS NULL' },
   { name: 'partition and metrics', filter: "category = 'a' AND id < 110" },
+  { name: 'time travel to the DELETE’s snapshot (before the UPDATE), metrics', filter: 'id < 110', atDelete: true },
 ];
 
 function rowsOf(ids: number[]): string {
@@ -66,7 +67,10 @@ if (env) {
   const viaRest = (planning: 'server' | 'client'): CatalogRef => ({ name: 'ice', uri: ice.url, warehouse: 'fx', planning });
   const viaFs = (planning: 'server' | 'client'): CatalogRef => ({ name: 'icefs', uri: ice.url, warehouse: 'fxfs', planning });
 
-  const wrote = await t.test('Spark through Icefront creates, appends twice and deletes merge-on-read in the fixture', async (t) => {
+  /** The snapshot after the DELETE (before the UPDATE): the time-travel target. */
+  let deleteSnapshot: string | undefined;
+
+  const wrote = await t.test('Spark through Icefront creates, appends twice, deletes and updates merge-on-read in the fixture', async (t) => {
     const statements = [
       'CREATE NAMESPACE IF NOT EXISTS {catalog}.db',
       `CREATE TABLE {catalog}.${TABLE} (id bigint, category string, amount double, note string, day date)
@@ -78,17 +82,28 @@ if (env) {
       `DELETE FROM {catalog}.${TABLE} WHERE id % 5 = 0`,
     ];
     await worker.run({ client: 'spark', catalog: viaRest('client'), sql: statements }, 300_000);
+    // Row-level DML whose scan the fixture plans (Spark asks Icefront, Icefront proxies): its
+    // select carries _file, _pos, _spec_id, _partition.
+    await worker.run({ client: 'spark', catalog: viaRest('server'), sql: [`UPDATE {catalog}.${TABLE} SET note = 'updated' WHERE id IN (7, 107)`] }, 300_000);
     const summary = (await worker.run({
       client: 'spark',
       catalog: direct,
-      query: `SELECT operation, summary['added-position-delete-files'] AS pos FROM {catalog}.${TABLE}.snapshots ORDER BY committed_at`,
-    })) as { rows: Array<{ operation: string; pos: string | null }> };
+      query: `SELECT operation, CAST(snapshot_id AS STRING) AS id, summary['added-position-delete-files'] AS pos
+              FROM {catalog}.${TABLE}.snapshots ORDER BY committed_at`,
+    })) as { rows: Array<{ operation: string; id: string; pos: string | null }> };
     t.same(
       summary.rows.map((r) => r.operation),
-      ['append', 'append', 'delete'],
-      'the fixture holds two appends and a row-level delete',
+      ['append', 'append', 'delete', 'overwrite'],
+      'the fixture holds two appends, a row-level delete and an update',
     );
-    t.ok(Number(summary.rows[2]?.pos) > 0, 'the DELETE wrote position delete files (merge-on-read)', { snapshots: summary.rows });
+    t.ok(Number(summary.rows[2]?.pos) > 0 && Number(summary.rows[3]?.pos) > 0, 'DELETE and UPDATE wrote position delete files (merge-on-read)', {
+      snapshots: summary.rows,
+    });
+    deleteSnapshot = summary.rows[2]?.id;
+    t.ok(
+      ice.requests.some((r) => r.method === 'POST' && r.url === '/v1/fx/namespaces/db/tables/events/plan' && r.body?.includes('"_pos"')),
+      'the UPDATE’s scan was planned on the server, through Icefront',
+    );
     t.ok(
       ice.requests.some((r) => r.method === 'POST' && r.url === `/v1/fx/namespaces/db/tables/events` && r.status === 200),
       'the commits went through Icefront',
@@ -110,11 +125,20 @@ if (env) {
   await t.test('every client through Icefront reads what Spark reads straight from the fixture', { skip: wrote ? false : 'the write step failed' }, async (t) => {
     for (const f of FILTERS) {
       await t.test(`filter ${f.name}${f.filter ? `: ${f.filter}` : ''}`, async (t) => {
-        const scan = (catalog: CatalogRef, client: ScanJob['client']): ScanJob => ({ client, catalog, table: TABLE, columns: COLUMNS, ...(f.filter && { filter: f.filter }) });
+        const snapshot = f.atDelete ? deleteSnapshot : undefined;
+        const scan = (catalog: CatalogRef, client: ScanJob['client']): ScanJob => ({
+          client,
+          catalog,
+          table: TABLE,
+          columns: COLUMNS,
+          ...(f.filter && { filter: f.filter }),
+          ...(snapshot !== undefined && { snapshotId: snapshot }),
+        });
         const truth = await worker.run(scan(direct, 'spark'));
         t.ok(truth.count > 0, `truth (spark → fixture, client planning) has rows for [${f.filter ?? 'none'}]`);
+        if (f.atDelete) t.ok(truth.rows.every((r) => !r.includes('"updated"')), 'the snapshot predates the UPDATE');
         for (const r of readers) {
-          const c: Comparison = { table: TABLE, filter: f.filter ?? 'none', client: r.name, files: r.files, ...(r.filesTodo !== undefined && { filesTodo: r.filesTodo }) };
+          const c: Comparison = { table: TABLE, filter: `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`, client: r.name, files: r.files, ...(r.filesTodo !== undefined && { filesTodo: r.filesTodo }) };
           let got: ScanResult;
           try {
             got = await worker.run(scan(r.catalog, r.client));

@@ -1,6 +1,7 @@
 """DuckDB 1.4 (iceberg extension from the duckdb-ext wheels) as an interop client.
 
-Job: {"client": "duckdb", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "SQL predicate"}
+Job: {"client": "duckdb", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "SQL predicate",
+      "snapshotId": "<int64 as a string, optional: AT (VERSION => …)>"}
 with CAT = {"uri", "warehouse"}. DuckDB 1.4 has no server-side planning client: it loads the
 table through the catalog and reads manifests itself. No data-file set (`files` is null).
 
@@ -36,7 +37,8 @@ def run(job) -> dict:
         )
         cols = ", ".join(f'"{c}"' for c in job["columns"])
         where = f" WHERE {job['filter']}" if job.get("filter") else ""
-        cur = con.execute(f"SELECT {cols} FROM ice.{job['table']}{where}")
+        at = f" AT (VERSION => {int(job['snapshotId'])})" if job.get("snapshotId") else ""
+        cur = con.execute(f"SELECT {cols} FROM ice.{job['table']}{at}{where}")
         names = [d[0] for d in cur.description]
         rows = [dict(zip(names, r)) for r in cur.fetchall()]
         return summarize(rows, None)

@@ -1,6 +1,7 @@
 """pyiceberg as an interop client.
 
-Job: {"client": "pyiceberg", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "expr"}
+Job: {"client": "pyiceberg", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "expr",
+      "snapshotId": "<int64 as a string, optional>"}
 with CAT = {"uri", "warehouse" (optional), "planning": "server" | "client"}. The filter is
 pyiceberg's row-filter string syntax (`p = 'a'`, `id >= 100`, `note IS NULL`, `AND`).
 Returns the rows summary with `files` = the data files of the planned tasks.
@@ -25,6 +26,8 @@ def run(job) -> dict:
     kwargs = {"selected_fields": tuple(job["columns"])}
     if job.get("filter"):
         kwargs["row_filter"] = job["filter"]
+    if job.get("snapshotId"):
+        kwargs["snapshot_id"] = int(job["snapshotId"])
     scan = table.scan(**kwargs)
     files = [task.file.file_path for task in scan.plan_files()]
     return summarize(scan.to_arrow().to_pylist(), files)

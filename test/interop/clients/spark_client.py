@@ -3,7 +3,8 @@
 Jobs (JSON):
   {"client": "spark", "catalog": CAT, "sql": ["CREATE ...", ...]}         run statements → {"ok": true}
   {"client": "spark", "catalog": CAT, "query": "SELECT ..."}              → {"rows": [...]} (small results)
-  {"client": "spark", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "SQL predicate"}
+  {"client": "spark", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "SQL predicate",
+   "snapshotId": "<int64 as a string, optional: VERSION AS OF>"}
                                                                            → rows summary + files read
                                                                              (SELECT DISTINCT _file, a second query)
 CAT = {"name": "ice", "uri": "http://127.0.0.1:<port>", "warehouse": "<name>" (optional),
@@ -79,14 +80,17 @@ def run(job) -> dict:
         return {"rows": [r.asDict(recursive=True) for r in spark.sql(job["query"].replace("{catalog}", name)).collect()]}
     cols = ", ".join(f"`{c}`" for c in job["columns"])
     where = f" WHERE {job['filter']}" if job.get("filter") else ""
-    rows = [r.asDict(recursive=True) for r in spark.sql(f"SELECT {cols} FROM {name}.{job['table']}{where}").collect()]
+    source = f"{name}.{job['table']}"
+    if job.get("snapshotId"):
+        source += f" VERSION AS OF {int(job['snapshotId'])}"
+    rows = [r.asDict(recursive=True) for r in spark.sql(f"SELECT {cols} FROM {source}{where}").collect()]
     files = None
     files_error = None
     if job.get("files", True):
         # A second query, so a scan that cannot project the _file metadata column still
         # reports its rows (and the failure is named on its own).
         try:
-            got = spark.sql(f"SELECT DISTINCT _file FROM {name}.{job['table']}{where}").collect()
+            got = spark.sql(f"SELECT DISTINCT _file FROM {source}{where}").collect()
             files = [r[0] for r in got]
         except Exception as e:  # reported to the harness as filesError
             files_error = f"{type(e).__name__}: {e}"[:2000]

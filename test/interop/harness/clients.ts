@@ -32,6 +32,8 @@ export interface ScanJob {
   readonly columns: readonly string[];
   /** A predicate every client parses: SQL for Spark and DuckDB, pyiceberg's row-filter syntax. */
   readonly filter?: string;
+  /** Read this snapshot (time travel); a decimal string, since snapshot ids are int64. */
+  readonly snapshotId?: string;
   /** Spark: also list the files rows came from (default true). */
   readonly files?: boolean;
 }
