@@ -23,9 +23,10 @@ export async function startRestFixture(env: InteropEnv, options: { startTimeoutM
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-interop-fixture-'));
   const warehouseDir = path.join(dir, 'warehouse');
   fs.mkdirSync(warehouseDir);
-  const child = spawn('java', ['-cp', env.fixtureClasspath.join(path.delimiter), env.fixtureMain], {
+  // stdin stays an open pipe: the launcher exits when it closes, i.e. when this process dies.
+  const child = spawn('java', ['-cp', env.fixtureClasspath.join(path.delimiter), env.fixtureMain, '--exit-on-stdin-eof'], {
     cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: {
       ...process.env,
       CATALOG_WAREHOUSE: `file://${warehouseDir}`,
