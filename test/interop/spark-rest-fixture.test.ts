@@ -110,15 +110,17 @@ if (env) {
     );
   });
 
+  const PYICEBERG_REST_SERVER = 'pyiceberg → icefront rest catalog, server planning';
+  const PYICEBERG_FS_SERVER = 'pyiceberg → icefront filesystem catalog, server planning (Icefront plans)';
   // `control`: the same client asking the fixture directly, run only when a reader disagrees
   // with the truth, to tell a client's own bug from one Icefront introduces.
   const readers: ReadonlyArray<{ readonly client: ScanJob['client']; readonly name: string; readonly catalog: CatalogRef; readonly files: Comparison['files']; readonly filesTodo?: string; readonly control?: CatalogRef }> = [
     { client: 'spark', name: 'spark → icefront rest catalog, server planning (the fixture plans)', catalog: viaRest('server'), files: 'read', control: { ...direct, planning: 'server' } },
-    { client: 'pyiceberg', name: 'pyiceberg → icefront rest catalog, server planning', catalog: viaRest('server'), files: 'planned', control: { ...direct, planning: 'server' } },
+    { client: 'pyiceberg', name: PYICEBERG_REST_SERVER, catalog: viaRest('server'), files: 'planned', control: { ...direct, planning: 'server' } },
     { client: 'pyiceberg', name: 'pyiceberg → icefront rest catalog, client planning', catalog: viaRest('client'), files: 'planned', control: direct },
     { client: 'duckdb', name: 'duckdb → icefront rest catalog', catalog: viaRest('client'), files: 'none', control: direct },
     { client: 'spark', name: 'spark → icefront filesystem catalog, server planning (Icefront plans)', catalog: viaFs('server'), files: 'read', filesTodo: BUG_METADATA_COLUMN_SELECT, control: { ...direct, planning: 'server' } },
-    { client: 'pyiceberg', name: 'pyiceberg → icefront filesystem catalog, server planning (Icefront plans)', catalog: viaFs('server'), files: 'planned', control: { ...direct, planning: 'server' } },
+    { client: 'pyiceberg', name: PYICEBERG_FS_SERVER, catalog: viaFs('server'), files: 'planned', control: { ...direct, planning: 'server' } },
     { client: 'duckdb', name: 'duckdb → icefront filesystem catalog', catalog: viaFs('client'), files: 'none', control: direct },
   ];
 
@@ -137,6 +139,7 @@ if (env) {
         const truth = await worker.run(scan(direct, 'spark'));
         t.ok(truth.count > 0, `truth (spark → fixture, client planning) has rows for [${f.filter ?? 'none'}]`);
         if (f.atDelete) t.ok(truth.rows.every((r) => !r.includes('"updated"')), 'the snapshot predates the UPDATE');
+        const results = new Map<string, ScanResult>();
         for (const r of readers) {
           const c: Comparison = { table: TABLE, filter: `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`, client: r.name, files: r.files, ...(r.filesTodo !== undefined && { filesTodo: r.filesTodo }) };
           let got: ScanResult;
@@ -155,6 +158,17 @@ if (env) {
             }
           }
           compareScan(t, c, truth, got);
+          results.set(r.name, got);
+        }
+        // Same scan, two server planners: the fixture's (Java, through the rest catalog) and
+        // Icefront's own (filesystem catalog). They must plan the same data files and attach the
+        // same delete files to each; pyiceberg reports both sets.
+        const fixturePlan = results.get(PYICEBERG_REST_SERVER);
+        const icefrontPlan = results.get(PYICEBERG_FS_SERVER);
+        if (fixturePlan && icefrontPlan) {
+          const where = `table ${TABLE}, filter [${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}]`;
+          t.same(icefrontPlan.files, fixturePlan.files, `${where}: Icefront's plan names the same data files as the fixture's`);
+          t.same(icefrontPlan.deletes, fixturePlan.deletes, `${where}: Icefront's plan attaches the same delete files to each data file as the fixture's`);
         }
       });
     }

@@ -4,7 +4,8 @@ Job: {"client": "pyiceberg", "catalog": CAT, "table": "ns.t", "columns": [...], 
       "snapshotId": "<int64 as a string, optional>"}
 with CAT = {"uri", "warehouse" (optional), "planning": "server" | "client"}. The filter is
 pyiceberg's row-filter string syntax (`p = 'a'`, `id >= 100`, `note IS NULL`, `AND`).
-Returns the rows summary with `files` = the data files of the planned tasks.
+Returns the rows summary with `files` = the data files of the planned tasks and `deletes` = the
+"<data file> <- <delete file>" pairs the planner attached.
 
 `python pyiceberg_client.py '<job json>'` runs one job.
 """
@@ -29,8 +30,11 @@ def run(job) -> dict:
     if job.get("snapshotId"):
         kwargs["snapshot_id"] = int(job["snapshotId"])
     scan = table.scan(**kwargs)
-    files = [task.file.file_path for task in scan.plan_files()]
-    return summarize(scan.to_arrow().to_pylist(), files)
+    tasks = list(scan.plan_files())
+    out = summarize(scan.to_arrow().to_pylist(), [task.file.file_path for task in tasks])
+    # (data file, delete file) pairs: which deletes the planner attached to which data file.
+    out["deletes"] = sorted({f"{task.file.file_path} <- {d.file_path}" for task in tasks for d in task.delete_files})
+    return out
 
 
 if __name__ == "__main__":

@@ -46,6 +46,8 @@ export interface ScanResult {
   readonly truncated: boolean;
   /** Spark: files rows were read from (`_file`); pyiceberg: files of the planned tasks; DuckDB: null. */
   readonly files: readonly string[] | null;
+  /** pyiceberg only: `<data file> <- <delete file>` for every delete attached to a planned task. */
+  readonly deletes?: readonly string[];
   /** Spark only: why the `_file` query failed, when it did (the rows were still read). */
   readonly filesError?: string;
 }
