@@ -1,0 +1,50 @@
+"""DuckDB 1.4 (iceberg extension from the duckdb-ext wheels) as an interop client.
+
+Job: {"client": "duckdb", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "SQL predicate",
+      "snapshotId": "<int64 as a string, optional: AT (VERSION => …)>"}
+with CAT = {"uri", "warehouse"}. DuckDB 1.4 has no server-side planning client: it loads the
+table through the catalog and reads manifests itself. No data-file set (`files` is null).
+
+`python duckdb_client.py '<job json>'` runs one job.
+"""
+import json
+import sys
+
+from rows import summarize
+
+
+def connect():
+    import duckdb
+    import duckdb_ext
+
+    con = duckdb.connect()
+    con.execute("SET extension_directory = ?", (duckdb_ext.get_extension_dir(),))
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    for ext in ("httpfs", "avro", "iceberg"):
+        con.execute(f"LOAD {ext}")
+    return con
+
+
+def run(job) -> dict:
+    cat = job["catalog"]
+    con = connect()
+    try:
+        warehouse = cat.get("warehouse", "").replace("'", "''")
+        con.execute(
+            f"ATTACH '{warehouse}' AS ice (TYPE iceberg, ENDPOINT '{cat['uri']}', "
+            "AUTHORIZATION_TYPE 'none', ACCESS_DELEGATION_MODE 'none')"
+        )
+        cols = ", ".join(f'"{c}"' for c in job["columns"])
+        where = f" WHERE {job['filter']}" if job.get("filter") else ""
+        at = f" AT (VERSION => {int(job['snapshotId'])})" if job.get("snapshotId") else ""
+        cur = con.execute(f"SELECT {cols} FROM ice.{job['table']}{at}{where}")
+        names = [d[0] for d in cur.description]
+        rows = [dict(zip(names, r)) for r in cur.fetchall()]
+        return summarize(rows, None)
+    finally:
+        con.close()
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(json.loads(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.read()))))

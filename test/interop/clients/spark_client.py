@@ -1,0 +1,103 @@
+"""Spark (pyspark + iceberg-spark-runtime) as an interop client.
+
+Jobs (JSON):
+  {"client": "spark", "catalog": CAT, "sql": ["CREATE ...", ...]}         run statements → {"ok": true}
+  {"client": "spark", "catalog": CAT, "query": "SELECT ..."}              → {"rows": [...]} (small results)
+  {"client": "spark", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "SQL predicate",
+   "snapshotId": "<int64 as a string, optional: VERSION AS OF>"}
+                                                                           → rows summary + files read
+                                                                             (SELECT DISTINCT _file, a second query)
+CAT = {"name": "ice", "uri": "http://127.0.0.1:<port>", "warehouse": "<name>" (optional),
+       "planning": "server" | "client"}. In SQL, the catalog is `{catalog}`; it is registered with
+the session on first use (Spark loads catalogs lazily, so one JVM serves every catalog).
+
+One SparkSession per process: `python spark_client.py '<job json>'` runs one job; worker.py
+keeps the session for many.
+"""
+import json
+import os
+import sys
+
+from rows import summarize
+
+_spark = None
+_catalogs = {}
+
+
+def session():
+    global _spark
+    if _spark is None:
+        from pyspark.sql import SparkSession
+
+        jar = os.environ["ICEFRONT_INTEROP_SPARK_JAR"]
+        _spark = (
+            SparkSession.builder.master("local[1]")
+            .appName("icefront-interop")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "1")
+            .config("spark.default.parallelism", "1")
+            .config("spark.jars", jar)
+            .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+            .getOrCreate()
+        )
+        _spark.sparkContext.setLogLevel("ERROR")
+    return _spark
+
+
+def catalog(cat) -> str:
+    """Registers CAT under a name derived from its settings; returns that name."""
+    key = json.dumps(cat, sort_keys=True)
+    if key in _catalogs:
+        return _catalogs[key]
+    name = f"{cat.get('name', 'c')}_{len(_catalogs)}"
+    spark = session()
+    p = f"spark.sql.catalog.{name}"
+    spark.conf.set(p, "org.apache.iceberg.spark.SparkCatalog")
+    spark.conf.set(f"{p}.type", "rest")
+    spark.conf.set(f"{p}.uri", cat["uri"])
+    if cat.get("warehouse"):
+        spark.conf.set(f"{p}.warehouse", cat["warehouse"])
+    spark.conf.set(f"{p}.scan-planning-mode", cat.get("planning", "client"))
+    spark.conf.set(f"{p}.cache-enabled", "false")
+    spark.conf.set(f"{p}.rest-metrics-reporting-enabled", "false")
+    for k, v in cat.get("properties", {}).items():
+        spark.conf.set(f"{p}.{k}", v)
+    _catalogs[key] = name
+    return name
+
+
+def run(job) -> dict:
+    spark = session()
+    name = catalog(job["catalog"])
+    if "sql" in job:
+        for stmt in job["sql"]:
+            spark.sql(stmt.replace("{catalog}", name)).collect()
+        return {"ok": True}
+    if "query" in job:
+        return {"rows": [r.asDict(recursive=True) for r in spark.sql(job["query"].replace("{catalog}", name)).collect()]}
+    cols = ", ".join(f"`{c}`" for c in job["columns"])
+    where = f" WHERE {job['filter']}" if job.get("filter") else ""
+    source = f"{name}.{job['table']}"
+    if job.get("snapshotId"):
+        source += f" VERSION AS OF {int(job['snapshotId'])}"
+    rows = [r.asDict(recursive=True) for r in spark.sql(f"SELECT {cols} FROM {source}{where}").collect()]
+    files = None
+    files_error = None
+    if job.get("files", True):
+        # A second query, so a scan that cannot project the _file metadata column still
+        # reports its rows (and the failure is named on its own).
+        try:
+            got = spark.sql(f"SELECT DISTINCT _file FROM {source}{where}").collect()
+            files = [r[0] for r in got]
+        except Exception as e:  # reported to the harness as filesError
+            files_error = f"{type(e).__name__}: {e}"[:2000]
+    out = summarize(rows, files)
+    if files_error:
+        out["filesError"] = files_error
+    return out
+
+if __name__ == "__main__":
+    print(json.dumps(run(json.loads(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.read())), default=str))

@@ -1,0 +1,143 @@
+/**
+ * The Python clients (test/interop/clients/) in one long-lived worker process per test file:
+ * Spark's JVM starts once and serves every job. Jobs and results are JSON lines.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { stopProcess, Tail } from './processes.js';
+import type { InteropEnv } from './toolchain.js';
+
+const CLIENTS_DIR = path.resolve(import.meta.dirname, '../clients');
+
+/** How a client reaches a catalog. `planning` is the client's scan-planning-mode. */
+export interface CatalogRef {
+  readonly name?: string;
+  readonly uri: string;
+  readonly warehouse?: string;
+  readonly planning?: 'server' | 'client';
+  readonly properties?: Readonly<Record<string, string>>;
+}
+
+export type Job =
+  | { readonly client: 'spark'; readonly catalog: CatalogRef; readonly sql: readonly string[] }
+  | { readonly client: 'spark'; readonly catalog: CatalogRef; readonly query: string }
+  | ScanJob;
+
+export interface ScanJob {
+  readonly client: 'spark' | 'pyiceberg' | 'duckdb';
+  readonly catalog: CatalogRef;
+  /** `namespace.table` */
+  readonly table: string;
+  readonly columns: readonly string[];
+  /** A predicate every client parses: SQL for Spark and DuckDB, pyiceberg's row-filter syntax. */
+  readonly filter?: string;
+  /** Read this snapshot (time travel); a decimal string, since snapshot ids are int64. */
+  readonly snapshotId?: string;
+  /** Spark: also list the files rows came from (default true). */
+  readonly files?: boolean;
+}
+
+/** A scan's result: row count, an order-independent hash, the canonical rows, the data files. */
+export interface ScanResult {
+  readonly count: number;
+  readonly hash: string;
+  readonly rows: readonly string[];
+  readonly truncated: boolean;
+  /** Spark: files rows were read from (`_file`); pyiceberg: files of the planned tasks; DuckDB: null. */
+  readonly files: readonly string[] | null;
+  /** pyiceberg only: `<data file> <- <delete file>` for every delete attached to a planned task. */
+  readonly deletes?: readonly string[];
+  /** Spark only: why the `_file` query failed, when it did (the rows were still read). */
+  readonly filesError?: string;
+}
+
+export class ClientError extends Error {
+  constructor(
+    message: string,
+    readonly traceback: string,
+    readonly stderrTail: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Reply {
+  readonly id: number;
+  readonly ok: boolean;
+  readonly result?: unknown;
+  readonly error?: string;
+  readonly traceback?: string;
+}
+
+export class ClientWorker {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+  private readonly stderr = new Tail(32_000);
+  private exited = false;
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stderr.on('data', (c: Buffer) => {
+      this.stderr.push(c);
+      if (process.env['ICEFRONT_INTEROP_VERBOSE']) process.stderr.write(c);
+    });
+    readline.createInterface({ input: child.stdout }).on('line', (line) => this.onLine(line));
+    child.on('exit', (code, signal) => {
+      this.exited = true;
+      for (const [, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.reject(new ClientError(`client worker exited (${code ?? signal})`, '', this.stderr.toString().slice(-4000)));
+      }
+      this.pending.clear();
+    });
+  }
+
+  static start(env: InteropEnv): ClientWorker {
+    const child = spawn(env.python, [path.join(CLIENTS_DIR, 'worker.py')], {
+      cwd: CLIENTS_DIR,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ICEFRONT_INTEROP_SPARK_JAR: env.sparkJar, PYTHONUNBUFFERED: '1', PYSPARK_PYTHON: env.python },
+    });
+    return new ClientWorker(child);
+  }
+
+  private onLine(line: string): void {
+    let reply: Reply;
+    try {
+      reply = JSON.parse(line) as Reply;
+    } catch {
+      return;
+    }
+    const p = this.pending.get(reply.id);
+    if (!p) return;
+    this.pending.delete(reply.id);
+    clearTimeout(p.timer);
+    if (reply.ok) p.resolve(reply.result);
+    else p.reject(new ClientError(reply.error ?? 'unknown error', reply.traceback ?? '', this.stderr.toString().slice(-4000)));
+  }
+
+  run(job: ScanJob, timeoutMs?: number): Promise<ScanResult>;
+  run(job: Job, timeoutMs?: number): Promise<unknown>;
+  run(job: Job, timeoutMs = 120_000): Promise<unknown> {
+    if (this.exited) return Promise.reject(new ClientError('client worker is not running', '', this.stderr.toString().slice(-4000)));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ClientError(`${job.client} job timed out after ${timeoutMs} ms`, '', this.stderr.toString().slice(-4000)));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      this.child.stdin.write(`${JSON.stringify({ id, job })}\n`);
+    });
+  }
+
+  /** Ends stdin (the worker stops Spark and exits), then signals it if it lingers. */
+  async close(): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.stdin.end();
+    const timer = setTimeout(() => void stopProcess(this.child), 20_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The Iceberg REST fixture (RESTCatalogServer 1.11.0 through tools/interop's loopback launcher)
+ * as a child process: a temp warehouse, a SQLite catalog file, a free port on 127.0.0.1.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stopProcess, Tail } from './processes.js';
+import type { InteropEnv } from './toolchain.js';
+
+export interface RestFixture {
+  /** `http://127.0.0.1:<port>`: the fixture's base URI (it serves unprefixed `/v1/...`). */
+  readonly url: string;
+  /** The warehouse folder (CATALOG_WAREHOUSE is its file:// URI). */
+  readonly warehouseDir: string;
+  /** The fixture's stderr so far (Jetty and catalog logs), for failure messages. */
+  log(): string;
+  close(): Promise<void>;
+}
+
+export async function startRestFixture(env: InteropEnv, options: { startTimeoutMs?: number } = {}): Promise<RestFixture> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-interop-fixture-'));
+  const warehouseDir = path.join(dir, 'warehouse');
+  fs.mkdirSync(warehouseDir);
+  // stdin stays an open pipe: the launcher exits when it closes, i.e. when this process dies.
+  const child = spawn('java', ['-cp', env.fixtureClasspath.join(path.delimiter), env.fixtureMain, '--exit-on-stdin-eof'], {
+    cwd: dir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      CATALOG_WAREHOUSE: `file://${warehouseDir}`,
+      CATALOG_URI: `jdbc:sqlite:${path.join(dir, 'catalog.db')}`,
+      CATALOG_REST_PORT: '0',
+    },
+  });
+  const out = new Tail();
+  const err = new Tail();
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  const close = async (): Promise<void> => {
+    await stopProcess(child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no LISTENING line')), options.startTimeoutMs ?? 60_000);
+      child.stdout.on('data', (c: Buffer) => {
+        out.push(c);
+        const m = /^LISTENING 127\.0\.0\.1:(\d+)$/m.exec(out.toString());
+        if (m) {
+          clearTimeout(timer);
+          resolve(Number(m[1]));
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`exited with ${code}`));
+      });
+      child.once('error', reject);
+    });
+    const url = `http://127.0.0.1:${port}`;
+    await waitForConfig(url, 30_000);
+    return { url, warehouseDir, log: () => err.toString(), close };
+  } catch (e) {
+    await close();
+    throw new Error(`REST fixture did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);
+  }
+}
+
+/** Ready when `GET /v1/config` answers 200 (the fixture image's healthcheck). */
+async function waitForConfig(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/v1/config`);
+      if (res.status === 200) return;
+      last = `status ${res.status}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`GET ${url}/v1/config not 200 within ${timeoutMs} ms (${last})`);
+}

@@ -1,0 +1,92 @@
+/**
+ * The interop toolchain: runs tools/interop/setup.sh (idempotent: a second run only checks its
+ * stamp) and reads the .interop/env.json it writes.
+ *
+ * Tests call `interopToolchain(t)` themselves, so `npm test` on a fresh machine installs what
+ * the suite needs; `.ci/run` also runs setup.sh first, so CI prints setup time on its own line.
+ * A missing tool (java, javac, mvn, python) or a failed setup skips the suite with a message
+ * naming it — except when `CI` is set: then it fails. `ICEFRONT_INTEROP=off` skips the suite
+ * outside CI.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Test } from 'tap';
+
+export const REPO = path.resolve(import.meta.dirname, '../../..');
+export const SETUP_SCRIPT = path.join(REPO, 'tools/interop/setup.sh');
+const ENV_FILE = path.join(REPO, '.interop/env.json');
+
+/** What setup.sh wrote: absolute paths and installed versions. */
+export interface InteropEnv {
+  readonly python: string;
+  readonly sparkJar: string;
+  readonly fixtureClasspath: readonly string[];
+  readonly fixtureMain: string;
+  readonly java: string;
+  readonly versions: Readonly<Record<string, string>>;
+}
+
+export type Toolchain =
+  | { readonly ok: true; readonly env: InteropEnv; readonly setupOutput: string }
+  | { readonly ok: false; readonly missing: string };
+
+let memo: Promise<Toolchain> | undefined;
+
+/** Runs setup.sh once per process. Its stdout is returned for the test log. */
+export function ensureToolchain(): Promise<Toolchain> {
+  memo ??= runSetup();
+  return memo;
+}
+
+async function runSetup(): Promise<Toolchain> {
+  if (process.env['ICEFRONT_INTEROP'] === 'off') return { ok: false, missing: 'nothing: ICEFRONT_INTEROP=off asked to skip the interop suite' };
+  const { code, stdout, stderr } = await run('bash', [SETUP_SCRIPT], 20 * 60_000);
+  if (code === 127 || code === null) return { ok: false, missing: `bash to run ${SETUP_SCRIPT} (${stderr.trim() || 'not started'})` };
+  if (code === 3) return { ok: false, missing: stderr.trim().replace(/^interop setup: missing /, '') };
+  if (code !== 0) return { ok: false, missing: `a working toolchain: tools/interop/setup.sh exited ${code}:\n${stderr.trim().split('\n').slice(-15).join('\n')}` };
+  const env = JSON.parse(fs.readFileSync(ENV_FILE, 'utf8')) as InteropEnv;
+  return { ok: true, env, setupOutput: stdout.trim() };
+}
+
+/**
+ * The toolchain for a test file, or undefined after recording why not: a skipped test outside
+ * CI, a failure when `CI` is set (a CI run must not pass with the interop suite silently absent).
+ */
+export async function interopToolchain(t: Test): Promise<InteropEnv | undefined> {
+  const tc = await ensureToolchain();
+  if (tc.ok) {
+    for (const line of tc.setupOutput.split('\n')) t.comment(line);
+    return tc.env;
+  }
+  const why = `interop toolchain missing: ${tc.missing}`;
+  if (process.env['CI'] && process.env['ICEFRONT_INTEROP'] !== 'off') t.fail(`${why} (CI is set, so this fails instead of skipping)`);
+  else if (process.env['CI']) t.fail(`ICEFRONT_INTEROP=off is not honoured when CI is set`);
+  else t.skip(why, () => {});
+  return undefined;
+}
+
+interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(cmd: string, args: string[], timeoutMs: number): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: 127, stdout, stderr: `${stderr}${e.message}` });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

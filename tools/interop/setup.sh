@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Installs the interop suite's toolchain into git-ignored folders of this clone, and checks that
+# each piece starts:
+#   .interop/venv/           Python venv: pyspark, pyiceberg, duckdb + extension wheels (requirements.txt)
+#   .interop/jars/fixture/   the Iceberg REST fixture's classpath (pom.xml)
+#   .interop/jars/spark/     iceberg-spark-runtime (pom.xml)
+#   .interop/classes/        LoopbackRESTCatalogServer, compiled against the fixture classpath
+#   .interop/env.json        what the harness reads: paths and versions
+#   .interop/stamp           hash of every pin; equal on a later run → everything is reused
+# Idempotent and safe to run concurrently (flock). pip's and Maven's user caches make a run in a
+# fresh clone fast. Exit codes: 0 ready, 3 a required tool is missing (the message names it),
+# anything else: a step failed (its log tail is printed).
+#   --force   reinstall even when the stamp matches
+set -euo pipefail
+start=$(date +%s.%N)
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+dir="$repo/.interop"
+mkdir -p "$dir"
+log="$dir/setup.log"
+force=0
+[ "${1:-}" = "--force" ] && force=1
+
+elapsed() { awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'; }
+missing() { echo "interop setup: missing $1" >&2; exit 3; }
+
+# One setup at a time per clone: concurrent test files wait here, then find the stamp.
+exec 9>"$dir/.lock"
+flock 9
+
+python=${ICEFRONT_INTEROP_PYTHON:-python3}
+command -v java >/dev/null || missing "java (JDK 17 or 21 on PATH)"
+command -v javac >/dev/null || missing "javac (a JDK 17 or 21, not only a JRE)"
+command -v mvn >/dev/null || missing "mvn (Maven 3.8+ on PATH)"
+command -v "$python" >/dev/null || missing "$python (Python 3.10+ on PATH, or set ICEFRONT_INTEROP_PYTHON)"
+java_version=$(java -version 2>&1 | head -n 1)
+java_major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+case "$java_major" in 17 | 21) ;; *) missing "Java 17 or 21 (found: $java_version)" ;; esac
+py_version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+"$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' || missing "Python 3.10+ (found $py_version)"
+"$python" -c 'import venv, ensurepip' 2>/dev/null || missing "Python's venv/ensurepip modules (found $python $py_version without them)"
+
+stamp=$(cat "$here/requirements.txt" "$here/pom.xml" "$here/verify.py" "$0" \
+  "$here"/fixture/org/apache/iceberg/rest/*.java | sha256sum | cut -c1-16)
+stamp="$stamp java=$java_major python=$py_version"
+if [ "$force" = 0 ] && [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ] && [ -f "$dir/env.json" ]; then
+  echo "interop setup: reused .interop (stamp $stamp) in $(elapsed) s"
+  exit 0
+fi
+rm -f "$dir/stamp"
+: >"$log"
+
+step() {
+  local name=$1
+  shift
+  local t0
+  t0=$(date +%s)
+  if ! "$@" >>"$log" 2>&1; then
+    echo "interop setup: step '$name' failed; last lines of $log:" >&2
+    tail -n 25 "$log" >&2
+    exit 1
+  fi
+  echo "  $name: $(($(date +%s) - t0)) s"
+}
+
+echo "interop setup: installing into $dir ($java_version; $python $py_version)"
+venv="$dir/venv"
+install_python() {
+  [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$here/requirements.txt"
+}
+step "python venv (pip install -r tools/interop/requirements.txt)" install_python
+
+jars="$dir/jars"
+resolve_jars() {
+  rm -rf "$jars"
+  mvn -B -q -f "$here/pom.xml" -Dinterop.jars="$jars" package
+}
+step "jars (mvn -f tools/interop/pom.xml package)" resolve_jars
+
+classes="$dir/classes"
+compile_launcher() {
+  rm -rf "$classes"
+  javac -d "$classes" -cp "$jars/fixture/*" "$here"/fixture/org/apache/iceberg/rest/*.java
+}
+step "fixture launcher (javac)" compile_launcher
+
+spark_jar=$(ls "$jars"/spark/iceberg-spark-runtime-*.jar)
+fixture_cp="$classes:$jars/fixture/*"
+
+# Start the fixture on a free loopback port with a throwaway warehouse, then run verify.py.
+check=$(mktemp -d)
+fixture_pid=
+cleanup() {
+  [ -n "$fixture_pid" ] && kill "$fixture_pid" 2>/dev/null || true
+  rm -rf "$check"
+}
+trap cleanup EXIT
+verify() {
+  CATALOG_WAREHOUSE="file://$check/wh" CATALOG_URI="jdbc:sqlite:$check/catalog.db" CATALOG_REST_PORT=0 \
+    java -cp "$fixture_cp" org.apache.iceberg.rest.LoopbackRESTCatalogServer >"$check/out" 2>"$check/err" &
+  fixture_pid=$!
+  local port=
+  for _ in $(seq 1 120); do
+    port=$(sed -n 's/^LISTENING 127.0.0.1://p' "$check/out")
+    [ -n "$port" ] && break
+    kill -0 "$fixture_pid" 2>/dev/null || { cat "$check/err"; return 1; }
+    sleep 0.25
+  done
+  [ -n "$port" ] || { echo "fixture did not start"; cat "$check/err"; return 1; }
+  "$venv/bin/python" - "http://127.0.0.1:$port" <<'EOF'
+import json, sys, urllib.request
+with urllib.request.urlopen(sys.argv[1] + "/v1/config", timeout=10) as r:
+    body = json.load(r)
+assert r.status == 200 and "endpoints" in body, body
+print("  REST fixture: GET /v1/config 200 with", len(body["endpoints"]), "endpoints")
+EOF
+  "$venv/bin/python" "$here/verify.py" "http://127.0.0.1:$port" "$spark_jar"
+}
+t0=$(date +%s)
+if ! verify >"$check/verify.log" 2>&1; then
+  cat "$check/verify.log" >>"$log"
+  echo "interop setup: verification failed; last lines:" >&2
+  grep -v '^\s*at ' "$check/verify.log" | tail -n 25 >&2
+  exit 1
+fi
+grep '^  ' "$check/verify.log" || true
+echo "  verify (fixture, spark, pyiceberg, duckdb): $(($(date +%s) - t0)) s"
+
+"$venv/bin/python" - "$dir/env.json" "$venv/bin/python" "$spark_jar" "$classes" "$jars/fixture" "$java_version" <<'EOF'
+import json, sys, importlib.metadata as md
+out, python, spark_jar, classes, fixture_jars, java = sys.argv[1:]
+pkgs = ["pyspark", "pyiceberg", "duckdb", "duckdb-ext-iceberg", "pyarrow"]
+json.dump({
+    "python": python,
+    "sparkJar": spark_jar,
+    "fixtureClasspath": [classes, fixture_jars + "/*"],
+    "fixtureMain": "org.apache.iceberg.rest.LoopbackRESTCatalogServer",
+    "java": java,
+    "versions": {p: md.version(p) for p in pkgs},
+}, open(out, "w"), indent=2)
+EOF
+echo "$stamp" >"$dir/stamp"
+echo "interop setup: installed in $(elapsed) s (stamp $stamp)"
