@@ -58,7 +58,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (upstreamBody(request)) return done(null, undefined);
     readBody(payload, options.bodyLimit).then((body) => {
       rememberRawBody(request.raw, body);
-      if (body === '') return done(fail('INVALID_JSON', 'Request body is empty but declared as JSON'), undefined);
+      // Iceberg Java sends DELETE …/plan/{plan-id} with Content-Type: application/json and no
+      // body: a bodiless method's empty body is no body, not malformed JSON.
+      if (body === '') return BODILESS.has(request.method) ? done(null, undefined) : done(fail('INVALID_JSON', 'Request body is empty but declared as JSON'), undefined);
       try {
         assertJsonDepth(body);
         done(null, parseJson(body));
@@ -151,6 +153,8 @@ function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>,
 }
 
 const PLANNING = new Set<string>(PLANNING_ENDPOINTS);
+/** Methods whose requests carry no body in the REST spec. */
+const BODILESS = new Set(['GET', 'HEAD', 'DELETE']);
 
 /** Honours a sane inbound X-Request-Id so logs correlate across proxies; otherwise a UUID. */
 function requestId(req: IncomingMessage): string {

@@ -102,11 +102,21 @@ t.test('time travel by a snapshot id above 2^53 plans that snapshot exactly', as
   assertError(t, res2, 400, 'IllegalArgumentException', 'an id one off (lost by float rounding) is not a snapshot');
 });
 
+t.test("select may name Iceberg's metadata columns, as Spark's row-level DML and SELECT _file do", async (t) => {
+  const all = assertBody<PlanResult>(t, await plan('sales', 'orders', {}), 'PlanTableScanResult');
+  const body = { select: ['order_id', '_file', '_pos', '_spec_id', '_partition', '_partition.region', '_DELETED'], filter: { type: 'eq', term: 'region', value: 'EU' } };
+  const withMeta = assertBody<PlanResult>(t, await plan('sales', 'orders', body), 'PlanTableScanResult');
+  const plain = assertBody<PlanResult>(t, await plan('sales', 'orders', { ...body, select: ['order_id'] }), 'PlanTableScanResult');
+  t.same(withMeta['file-scan-tasks'], plain['file-scan-tasks'], 'the same tasks as selecting the schema columns alone');
+  t.ok(withMeta['file-scan-tasks'].length > 0 && withMeta['file-scan-tasks'].length < all['file-scan-tasks'].length);
+});
+
 t.test('bad plan requests are 4xx ErrorModels naming the problem', async (t) => {
   assertError(t, await plan('sales', 'orders', { filter: { type: 'eq', term: 'nope', value: 1 } }), 400, 'ValidationException', 'unknown column');
   assertError(t, await plan('sales', 'orders', { filter: { type: 'bogus', term: 'region' } }), 400, 'ValidationException', 'unknown op');
   assertError(t, await plan('sales', 'orders', { filter: null }), 400, 'ValidationException', 'null filter');
   assertError(t, await plan('sales', 'orders', { select: ['nope'] }), 400, 'IllegalArgumentException', 'unknown select column');
+  assertError(t, await plan('sales', 'orders', { 'stats-fields': ['_file'] }), 400, 'IllegalArgumentException', 'a metadata column has no stats');
   assertError(t, await plan('sales', 'orders', { 'snapshot-id': 1, 'start-snapshot-id': 1, 'end-snapshot-id': 2 }), 400, 'IllegalArgumentException', 'snapshot-id with a range');
   assertError(t, await plan('sales', 'orders', { 'case-sensitive': 'yes' }), 400, 'BadRequestException', 'non-boolean flag');
   assertError(t, await plan('sales', 'orders', [1, 2]), 400, 'BadRequestException', 'array body');

@@ -4,6 +4,8 @@
  * The truth is Spark reading straight from the fixture with client-side planning. Every other
  * reader goes through Icefront, and must return the same rows for each filter:
  *   - catalog `fx` (type: rest, planning: upstream): the fixture plans when the client asks;
+ *   - catalog `fxlocal` (type: rest, planning: local): tables loaded through the fixture, Icefront
+ *     plans them, reading the fixture's file: metadata within `storage.local` roots;
  *   - catalog `fxfs` (type: filesystem over the fixture's warehouse folder): Icefront plans.
  * One worker process (one Spark JVM) runs every client job of this file.
  */
@@ -39,14 +41,6 @@ function rowsOf(ids: number[]): string {
     })
     .join(', ');
 }
-/** Icefront bugs this file exposes (tap todo until fixed; see test/interop/README.md). */
-export const BUG_METADATA_COLUMN_SELECT =
-  "Icefront bug: its own planner (filesystem catalog) answers 400 \"Invalid select: no column '_file' in schema 0\" " +
-  'to a /plan whose select names the metadata column _file, which Spark sends for SELECT _file; the Iceberg fixture plans it';
-export const BUG_DELETE_PLAN_JSON =
-  'Icefront bug: DELETE …/plan/{plan-id} with Content-Type: application/json and no body (as the Iceberg Java client sends it) ' +
-  'answers 400 "Request body is empty but declared as JSON" instead of 204';
-
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, k) => from + k);
 
 const env = await interopToolchain(t);
@@ -55,7 +49,14 @@ if (env) {
   const fixture = await startRestFixture(env);
   // batch-size 2: Icefront's own plans (fxfs) answer with plan tasks, so clients redeem them at
   // /tasks (the fixture batches 100 file tasks per plan task, more than this table has).
-  const ice = await startInteropIcefront([restCatalog('fx', fixture.url, 'upstream'), filesystemCatalog('fxfs', fixture.warehouseDir)], { batchSize: 2 });
+  const ice = await startInteropIcefront(
+    [
+      restCatalog('fx', fixture.url, 'upstream'),
+      { ...restCatalog('fxlocal', fixture.url, 'local'), storage: { local: { roots: [fixture.warehouseDir], locations: [] } } },
+      filesystemCatalog('fxfs', fixture.warehouseDir),
+    ],
+    { batchSize: 2 },
+  );
   const worker = ClientWorker.start(env);
   t.teardown(async () => {
     await worker.close();
@@ -66,6 +67,7 @@ if (env) {
   const direct: CatalogRef = { name: 'fixture', uri: fixture.url, planning: 'client' };
   const viaRest = (planning: 'server' | 'client'): CatalogRef => ({ name: 'ice', uri: ice.url, warehouse: 'fx', planning });
   const viaFs = (planning: 'server' | 'client'): CatalogRef => ({ name: 'icefs', uri: ice.url, warehouse: 'fxfs', planning });
+  const viaLocal = (planning: 'server' | 'client'): CatalogRef => ({ name: 'icelocal', uri: ice.url, warehouse: 'fxlocal', planning });
 
   /** The snapshot after the DELETE (before the UPDATE): the time-travel target. */
   let deleteSnapshot: string | undefined;
@@ -114,12 +116,14 @@ if (env) {
   const PYICEBERG_FS_SERVER = 'pyiceberg → icefront filesystem catalog, server planning (Icefront plans)';
   // `control`: the same client asking the fixture directly, run only when a reader disagrees
   // with the truth, to tell a client's own bug from one Icefront introduces.
-  const readers: ReadonlyArray<{ readonly client: ScanJob['client']; readonly name: string; readonly catalog: CatalogRef; readonly files: Comparison['files']; readonly filesTodo?: string; readonly control?: CatalogRef }> = [
+  const readers: ReadonlyArray<{ readonly client: ScanJob['client']; readonly name: string; readonly catalog: CatalogRef; readonly files: Comparison['files']; readonly control?: CatalogRef }> = [
     { client: 'spark', name: 'spark → icefront rest catalog, server planning (the fixture plans)', catalog: viaRest('server'), files: 'read', control: { ...direct, planning: 'server' } },
     { client: 'pyiceberg', name: PYICEBERG_REST_SERVER, catalog: viaRest('server'), files: 'planned', control: { ...direct, planning: 'server' } },
     { client: 'pyiceberg', name: 'pyiceberg → icefront rest catalog, client planning', catalog: viaRest('client'), files: 'planned', control: direct },
     { client: 'duckdb', name: 'duckdb → icefront rest catalog', catalog: viaRest('client'), files: 'none', control: direct },
-    { client: 'spark', name: 'spark → icefront filesystem catalog, server planning (Icefront plans)', catalog: viaFs('server'), files: 'read', filesTodo: BUG_METADATA_COLUMN_SELECT, control: { ...direct, planning: 'server' } },
+    { client: 'spark', name: 'spark → icefront rest catalog with local planning, server planning (Icefront plans)', catalog: viaLocal('server'), files: 'read', control: { ...direct, planning: 'server' } },
+    { client: 'pyiceberg', name: 'pyiceberg → icefront rest catalog with local planning, server planning (Icefront plans)', catalog: viaLocal('server'), files: 'planned', control: { ...direct, planning: 'server' } },
+    { client: 'spark', name: 'spark → icefront filesystem catalog, server planning (Icefront plans)', catalog: viaFs('server'), files: 'read', control: { ...direct, planning: 'server' } },
     { client: 'pyiceberg', name: PYICEBERG_FS_SERVER, catalog: viaFs('server'), files: 'planned', control: { ...direct, planning: 'server' } },
     { client: 'duckdb', name: 'duckdb → icefront filesystem catalog', catalog: viaFs('client'), files: 'none', control: direct },
   ];
@@ -141,7 +145,7 @@ if (env) {
         if (f.atDelete) t.ok(truth.rows.every((r) => !r.includes('"updated"')), 'the snapshot predates the UPDATE');
         const results = new Map<string, ScanResult>();
         for (const r of readers) {
-          const c: Comparison = { table: TABLE, filter: `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`, client: r.name, files: r.files, ...(r.filesTodo !== undefined && { filesTodo: r.filesTodo }) };
+          const c: Comparison = { table: TABLE, filter: `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`, client: r.name, files: r.files };
           let got: ScanResult;
           try {
             got = await worker.run(scan(r.catalog, r.client));
@@ -175,12 +179,12 @@ if (env) {
   });
 
   t.test('the server-planning clients really planned on the server, and Spark’s plan cancellations succeeded', async (t) => {
-    for (const catalog of ['fx', 'fxfs']) {
+    for (const catalog of ['fx', 'fxlocal', 'fxfs']) {
       const plans = ice.requests.filter((r) => r.method === 'POST' && r.url === `/v1/${catalog}/namespaces/db/tables/events/plan`);
-      t.ok(plans.length > 0 && plans.every((r) => r.status === 200 || r.error?.includes("'_file'")), `Icefront answered POST /v1/${catalog}/…/events/plan`, {
+      t.ok(plans.length > 0 && plans.every((r) => r.status === 200), `Icefront answered POST /v1/${catalog}/…/events/plan`, {
         failed: plans.filter((r) => r.status !== 200),
       });
-      if (catalog === 'fxfs') {
+      if (catalog !== 'fx') {
         const tasks = ice.requests.filter((r) => r.method === 'POST' && r.url === `/v1/${catalog}/namespaces/db/tables/events/tasks`);
         t.ok(tasks.length > 0 && tasks.every((r) => r.status === 200), `clients redeemed Icefront's plan tasks at POST /v1/${catalog}/…/tasks`, {
           count: tasks.length,
@@ -191,10 +195,7 @@ if (env) {
       const cancels = ice.requests.filter((r) => r.method === 'DELETE' && r.url.startsWith(`/v1/${catalog}/namespaces/db/tables/events/plan/`));
       const failed = cancels.filter((r) => r.status !== 204);
       t.ok(cancels.length > 0, `Spark sent DELETE /v1/${catalog}/…/plan/{plan-id}`);
-      t.ok(failed.length === 0, `every DELETE /v1/${catalog}/…/plan/{plan-id} answered 204`, {
-        ...(catalog === 'fxfs' && { todo: BUG_DELETE_PLAN_JSON }),
-        failed: failed.slice(0, 3),
-      });
+      t.ok(failed.length === 0, `every DELETE /v1/${catalog}/…/plan/{plan-id} answered 204`, { failed: failed.slice(0, 3) });
     }
   });
 }

@@ -28,13 +28,26 @@ export function filterFieldIds(filter: Expression, schema: Schema, caseSensitive
 }
 
 /**
- * Field ids of column names (REST `select` / `stats-fields`: full dotted names). An unknown name
- * is a 400 naming it.
+ * Iceberg's metadata columns (Java `MetadataColumns`): Spark names them in `select` for
+ * `SELECT _file` and for the scans of row-level DELETE/UPDATE/MERGE (`_file`, `_pos`, `_spec_id`,
+ * `_partition.<field>`). They are no schema column; the file tasks carry what they need.
  */
-export function columnIds(names: readonly string[], schema: Schema, caseSensitive: boolean, key: string): Set<number> {
+const METADATA_COLUMNS = new Set(['_file', '_pos', '_deleted', '_spec_id', '_partition', '_row_id', '_last_updated_sequence_number', '_change_type', '_change_ordinal', '_commit_snapshot_id']);
+
+function isMetadataColumn(name: string): boolean {
+  const lower = name.toLowerCase();
+  return METADATA_COLUMNS.has(lower) || lower.startsWith('_partition.');
+}
+
+/**
+ * Field ids of column names (REST `select` / `stats-fields`: full dotted names). An unknown name
+ * is a 400 naming it; in `select`, a metadata column that is not also a schema column adds none.
+ */
+export function columnIds(names: readonly string[], schema: Schema, caseSensitive: boolean, key: 'select' | 'stats-fields'): Set<number> {
   const ids = new Set<number>();
   for (const name of names) {
     const field = schema.findFieldByName(name, caseSensitive);
+    if (!field && key === 'select' && isMetadataColumn(name)) continue;
     if (!field) throw fail('INVALID_SCAN', `Invalid ${key}: no column '${name}' in schema ${schema.schemaId}`);
     ids.add(field.id);
   }

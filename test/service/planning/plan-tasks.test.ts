@@ -221,6 +221,11 @@ t.test('GET plan/{id} re-plans the pinned scan on any server; DELETE answers 204
     const del = await b.inject({ method: 'DELETE', url: `${base}/plan/${encodeURIComponent(planId)}` });
     t.equal(del.statusCode, 204, `DELETE ${planId.slice(0, 12)}… → 204`);
   }
+  // Iceberg Java's RESTTableScan closes a plan with Content-Type: application/json and no body
+  const asJava = await b.inject({ method: 'DELETE', url: `${base}/plan/${encodeURIComponent(id)}`, headers: { 'content-type': 'application/json' } });
+  t.equal(asJava.statusCode, 204, 'DELETE declared as JSON without a body → 204');
+  const emptyPost = await b.inject({ method: 'POST', url: `${base}/plan`, headers: { 'content-type': 'application/json' }, payload: '' });
+  t.equal(emptyPost.statusCode, 400, 'a POST declared as JSON without a body is still a 400');
   const config = JSON.parse((await a.inject({ url: '/v1/config?warehouse=demo' })).body) as { endpoints: string[] };
   for (const e of [
     'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan',
