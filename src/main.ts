@@ -84,7 +84,8 @@ export function buildIcefront(config: Config, options: { logger?: Logger } = {})
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const metrics = createMetrics();
   const service = buildService(config, metrics, logger);
-  const app = buildServer({ service, logger, bodyLimit: config.server.bodyLimit, metrics });
+  const { publicUrl, trustedProxies } = config.server;
+  const app = buildServer({ service, logger, bodyLimit: config.server.bodyLimit, metrics, origin: { ...(publicUrl && { publicUrl }), ...(trustedProxies && { trustedProxies }) } });
   app.addHook('onClose', () => service.federation.close());
   return { app, logger };
 }

@@ -136,7 +136,7 @@ function nearestNode(doc: Document, keyPath: string[]): Node | undefined {
 }
 
 interface RawConfig {
-  server?: { host?: string; port?: number; 'body-limit'?: number };
+  server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[] };
   planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string };
   logging?: { level?: string };
   catalogs: Record<string, RawFilesystemCatalog | RawRestCatalog>;
@@ -237,6 +237,8 @@ function build(raw: RawConfig, source: string): Config {
       host: raw.server?.host ?? DEFAULTS.host,
       port: raw.server?.port ?? DEFAULTS.port,
       bodyLimit: raw.server?.['body-limit'] ?? DEFAULTS.bodyLimit,
+      ...(raw.server?.['public-url'] && { publicUrl: raw.server['public-url'].replace(/\/+$/, '') }),
+      trustedProxies: Object.freeze([...(raw.server?.['trusted-proxies'] ?? [])]),
     }),
     planning: Object.freeze({
       batchSize: p['batch-size'] ?? DEFAULTS.batchSize,

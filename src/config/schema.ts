@@ -105,6 +105,11 @@ export const CONFIG_SCHEMA = {
         host: { type: 'string', minLength: 1 },
         port: { type: 'integer', minimum: 0, maximum: 65535 },
         'body-limit': { type: 'integer', minimum: 1024, maximum: 1073741824 },
+        'public-url': { type: 'string', pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$' },
+        'trusted-proxies': {
+          type: 'array',
+          items: { type: 'string', pattern: '^[0-9a-fA-F:.]+(/[0-9]{1,3})?$' },
+        },
       },
     },
     planning: {

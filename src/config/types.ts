@@ -5,6 +5,10 @@ export interface ServerConfig {
   readonly port: number;
   /** Largest request body accepted, in bytes. */
   readonly bodyLimit: number;
+  /** The URL clients reach Icefront at, for URLs Icefront writes into responses; default the listen address. */
+  readonly publicUrl?: string;
+  /** Peers (addresses or CIDR blocks) whose X-Forwarded-* headers are believed and passed on. */
+  readonly trustedProxies?: readonly string[];
 }
 
 export interface PlanningConfig {

@@ -3,13 +3,15 @@ import type { Namespace } from '../catalogs/index.js';
 import { ENDPOINTS, type CallerContext, type Service } from '../service/index.js';
 import { ifNoneMatchHits } from './conditional.js';
 import { sendJson } from './reply.js';
-import { decodeNamespacePath, decodeSegment, parseParentParam, publicBaseUrl, queryParam, rawPathParams } from './request-params.js';
+import type { Origin } from './origin.js';
+import { decodeNamespacePath, decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
 
 /** What a route handler gets: the request, its reply, and the spec template it matched. */
 export interface RouteContext {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
   readonly specPath: string;
+  readonly origin: Origin;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<FastifyReply>;
@@ -65,7 +67,7 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
         const warehouse = queryParam(ctx.request.query, 'warehouse');
         if (warehouse !== undefined && service.federation.has(warehouse)) {
           const caller = typeof ctx.request.headers.authorization === 'string' ? ctx.request.headers.authorization : undefined;
-          return sendJson(ctx.reply, 200, await service.federation.config(warehouse, caller, publicBaseUrl(ctx.request)));
+          return sendJson(ctx.reply, 200, await service.federation.config(warehouse, caller, ctx.origin.publicBaseUrl(ctx.request.raw)));
         }
         return sendJson(ctx.reply, 200, service.getConfig(warehouse));
       },

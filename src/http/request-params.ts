@@ -74,7 +74,3 @@ export function queryParam(query: unknown, name: string, code: ErrorCode = 'BAD_
   throw fail(code, `Query parameter ${name} must be given once`);
 }
 
-/** The public base URL clients reach Icefront at, for URLs written into upstream responses. */
-export function publicBaseUrl(request: { protocol: string; host: string }): string {
-  return `${request.protocol}://${request.host}`;
-}

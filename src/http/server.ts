@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
 import { createLogger, type Logger, type Metrics } from '../observability/index.js';
@@ -9,6 +9,7 @@ import { callerOf, catalogRoutes, readCatalogPath, type RouteContext, type Route
 import { clientErrorResponse, methodNotAllowed, sendError } from './error-response.js';
 import { sendJson } from './reply.js';
 import { loggedUrl, rawPath } from './request-params.js';
+import { createOrigin, type Origin, type OriginOptions } from './origin.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
 import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
@@ -22,6 +23,8 @@ export interface BuildServerOptions {
   readonly bodyLimit: number;
   /** Served at GET /metrics, with request durations per route; no /metrics without it. */
   readonly metrics?: Metrics;
+  /** `server.public-url` and `server.trusted-proxies` (see origin.ts). */
+  readonly origin?: OriginOptions;
 }
 
 /** Long enough for deeply nested namespaces with long level names; beyond it → 400. */
@@ -37,7 +40,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     exposeHeadRoutes: false,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     genReqId: requestId,
-    disableRequestLogging: true,
+    logController: new RequestLines(),
     frameworkErrors: (err, request, reply) => void sendError(request, reply, err),
     clientErrorHandler: (err, socket) => {
       if ((err as { code?: string }).code === 'ECONNRESET' || socket.destroyed) return;
@@ -86,13 +89,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (!type.startsWith('application/x-www-form-urlencoded')) return done(fail('UNSUPPORTED_MEDIA_TYPE', `Unsupported request content type: ${type || '(none)'}`), undefined);
     readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));
   });
-  // Request lines are Icefront's own (fastify's name the raw URL, plan ids and all).
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    request.log.info({ req: { method: request.method, url: loggedUrl(request.raw.url ?? '/'), remoteAddress: request.ip } }, 'incoming request');
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    reply.log.info({ res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
   });
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
   app.setNotFoundHandler((request, reply) =>
@@ -101,6 +99,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   const passThrough = createPassThrough();
   app.addHook('onClose', async () => passThrough.close());
+  const origin = createOrigin(options.origin ?? {});
   const handlers = new Map(catalogRoutes(options.service));
   handlers.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
   const metrics = options.metrics;
@@ -113,7 +112,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, handlers, options.service, passThrough),
+      handler: dispatcher(spec, handlers, options.service, passThrough, origin),
       // Request durations per spec route template (never the raw path: unbounded label values).
       ...(metrics && {
         onResponse: async (request: FastifyRequest, reply: FastifyReply) =>
@@ -129,12 +128,12 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
  * not serve → 406 (after the prefix is checked); a method the spec does not define → 405.
  * HEAD on a path whose spec defines GET but no HEAD is answered as GET without the body.
  */
-function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>, service: Service, passThrough: PassThrough) {
+function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>, service: Service, passThrough: PassThrough, origin: Origin) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const method = (request.method === 'HEAD' && headAsGet ? 'GET' : request.method) as HttpMethod;
-    const ctx: RouteContext = { request, reply, specPath: spec.path };
+    const ctx: RouteContext = { request, reply, specPath: spec.path, origin };
     const upstream = spec.path.includes('{prefix}') ? upstreamPrefixOf(request.raw.url ?? '/', service) : undefined;
     const handler = handlers.get(`${method} ${spec.path}`);
     if (upstream !== undefined && spec.methods.includes(method)) {
@@ -150,6 +149,13 @@ function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>,
     const { err, headers } = methodNotAllowed(request.method, allowed);
     return sendError(request, reply, err, headers);
   };
+}
+
+/** Fastify's request lines, but naming the URL with its plan id replaced (loggedUrl). */
+class RequestLines extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.info({ req: { method: request.method, url: loggedUrl(request.raw.url ?? '/'), host: request.host, remoteAddress: request.ip } }, 'incoming request');
+  }
 }
 
 const PLANNING = new Set<string>(PLANNING_ENDPOINTS);

@@ -10,7 +10,8 @@ import { ENDPOINTS, type Service } from '../service/index.js';
 import type { RouteContext } from './catalog-routes.js';
 import type { PassThrough } from './proxy/index.js';
 import { rawBodyOf } from './read-body.js';
-import { decodeSegment, publicBaseUrl, rawPath } from './request-params.js';
+import { FORWARDED_HEADERS } from './origin.js';
+import { decodeSegment, rawPath } from './request-params.js';
 
 /** The decoded catalog prefix when `rawUrl` is below an upstream catalog (`/v1/{prefix}/…`), else undefined. */
 export function upstreamPrefixOf(rawUrl: string, service: Service): string | undefined {
@@ -53,11 +54,13 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
       const v = request.headers[name];
       if (typeof v === 'string') headers[name] = v;
     }
-    const answer = await service.federation.loadTable(prefix, rawRest(url), caller, headers, publicBaseUrl(request));
+    const answer = await service.federation.loadTable(prefix, rawRest(url), caller, headers, ctx.origin.publicBaseUrl(request.raw));
     return reply.code(answer.status).headers(answer.headers).send(answer.status === 304 ? undefined : answer.body);
   }
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  const target = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
+  const upstreamTarget = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
+  // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
+  const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
   const body = rawBodyOf(request.raw);
   await passThrough.forward(request, reply, body === undefined ? target : { ...target, body });
   return reply;

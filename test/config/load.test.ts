@@ -137,3 +137,13 @@ t.test("a rest catalog's storage.local roots and locations resolve against the c
   t.match(configError(() => parseConfig(yaml('{ roots: [] }'), 'c.yaml')), /c\.yaml:6: catalogs\.up\.storage\.local\.roots: /);
   t.match(configError(() => parseConfig(yaml('{ locations: {} }'), 'c.yaml')), /catalogs\.up\.storage\.local\.roots: is required/);
 });
+
+t.test('server.public-url and server.trusted-proxies are validated', async (t) => {
+  const c = parseConfig('server: { public-url: "https://icefront.example/", trusted-proxies: [10.0.0.0/8, "::1"] }\ncatalogs: { d: { type: filesystem, warehouse: ./w } }\n', '/c.yaml');
+  t.equal(c.server.publicUrl, 'https://icefront.example', 'trailing slash dropped');
+  t.same(c.server.trustedProxies, ['10.0.0.0/8', '::1']);
+  t.same(parseConfig('catalogs: { d: { type: filesystem, warehouse: ./w } }\n', '/c.yaml').server.trustedProxies, [], 'none by default');
+  t.match(configError(() => parseConfig('server: { public-url: "ftp://x" }\ncatalogs: { d: { type: filesystem, warehouse: ./w } }\n', 'c.yaml')), /server\.public-url: /);
+  t.match(configError(() => parseConfig('server: { public-url: "http://x/a?b" }\ncatalogs: { d: { type: filesystem, warehouse: ./w } }\n', 'c.yaml')), /server\.public-url: /);
+  t.match(configError(() => parseConfig('server: { trusted-proxies: [evil.example] }\ncatalogs: { d: { type: filesystem, warehouse: ./w } }\n', 'c.yaml')), /server\.trusted-proxies\/0|server\.trusted-proxies\.0/);
+});

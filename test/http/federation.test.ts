@@ -16,6 +16,10 @@ import { startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpe
 import { demoCatalog, planAndRedeem, post, DEMO_WAREHOUSE } from '../service/planning/helpers.js';
 import { buildWarehouse } from '../../tools/make-fixtures.js';
 
+function withServer(config: Config, server: Partial<Config['server']>): Config {
+  return { ...config, server: { ...config.server, ...server } };
+}
+
 function configOf(catalogs: CatalogConfig[], batchSize = 2): Config {
   return {
     source: '',
@@ -168,7 +172,7 @@ t.test('local planning for an upstream: the upstream authorizes every /plan and 
 t.test('load table through the front: bytes and ETag pass unchanged unless an upstream URL must be rewritten', async (t) => {
   const dir = path.join(DEMO_WAREHOUSE, 'sales/orders/metadata');
   const stub = await startUpstreamStub({ prefix: 'up-prefix', tables: [stubTableFromDir(dir, ['sales'], 'plain', { 's3.region': 'us-east-1' })] });
-  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'front' })])).app;
+  const front = buildIcefront(withServer(configOf([stubCatalogConfig(stub, { name: 'front' })]), { publicUrl: 'http://icefront.test:8181' })).app;
   t.teardown(async () => {
     await front.close();
     await stub.close();
@@ -188,11 +192,11 @@ t.test('load table through the front: bytes and ETag pass unchanged unless an up
   );
   t.not(signedBody, directBody, 'the test body carries upstream URLs');
   stub.respond = (req) => (req.url.includes('/tables/signed') ? { status: 200, body: signedBody, headers: { 'content-type': 'application/json', etag: '"up"' } } : undefined);
-  const rewritten = await front.inject({ url: '/v1/front/namespaces/sales/tables/signed', headers: { host: 'icefront.test:8181' } });
+  const rewritten = await front.inject({ url: '/v1/front/namespaces/sales/tables/signed', headers: { host: 'evil.example:666' } });
   t.equal(rewritten.statusCode, 200);
   const config = (JSON.parse(rewritten.body) as { config: Record<string, string> }).config;
   t.notMatch(JSON.stringify(config), stub.uri, 'no upstream URL left for clients to bypass Icefront with');
-  t.match(config['client.refresh-credentials-endpoint'], /^http:\/\/icefront\.test:8181\/v1\/front\/namespaces\/sales\/tables\/signed\/credentials$/);
+  t.match(config['client.refresh-credentials-endpoint'], /^http:\/\/icefront\.test:8181\/v1\/front\/namespaces\/sales\/tables\/signed\/credentials$/, 'server.public-url, not the Host header');
   t.match(config['s3.signer.uri'], /^http:\/\/icefront\.test:8181/);
   t.not(rewritten.headers.etag, '"up"', 'a rewritten body has Icefront’s own ETag');
   t.match(rewritten.body, /"current-snapshot-id":\d{16,}/, 'ids stay exact through the rewrite');
@@ -355,4 +359,47 @@ t.test('a load-table error that is not an ErrorModel reaches the caller wrapped 
   t.same(validateAgainst('IcebergErrorResponse', body), []);
   t.same([body.error.type, body.error.code], ['ServiceFailureException', 500]);
   t.notOk(res.body.includes('Internal.java'), 'the stack trace is not relayed');
+});
+
+t.test('URLs written for clients never come from the Host header; X-Forwarded-* count only from trusted proxies', async (t) => {
+  const table = stubTableFromDir(path.join(DEMO_WAREHOUSE, 'sales/orders/metadata'), ['sales'], 'signed');
+  const stub = await startUpstreamStub({});
+  const metadata = fs.readFileSync(table.metadataFile, 'utf8');
+  stub.respond = (req) =>
+    req.url.includes('/tables/signed')
+      ? { status: 200, body: `{"metadata-location":"s3://b/m.json","metadata":${metadata},"config":{"s3.signer.uri":"${stub.uri}"}}`, headers: { 'content-type': 'application/json' } }
+      : undefined;
+  const open = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up' })])).app;
+  const behindProxy = buildIcefront(withServer(configOf([stubCatalogConfig(stub, { name: 'up' })]), { trustedProxies: ['127.0.0.0/8'] })).app;
+  const [openUrl, proxiedUrl] = [await listen(open), await listen(behindProxy)];
+  t.teardown(async () => {
+    await Promise.all([open.close(), behindProxy.close()]);
+    await stub.close();
+  });
+  const signer = async (base: string, headers: Record<string, string>) => {
+    const { hostname, port } = new URL(base);
+    return new Promise<string>((resolve, reject) => {
+      const req = http.request({ hostname, port, path: '/v1/up/namespaces/sales/tables/signed', headers }, (r) => {
+        let body = '';
+        r.on('data', (c: Buffer) => (body += c.toString()));
+        r.on('end', () => resolve((JSON.parse(body) as { config: Record<string, string> }).config['s3.signer.uri']!));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  };
+  const forged = { host: 'evil.example:666', 'x-forwarded-host': 'evil.example:667', 'x-forwarded-proto': 'https' };
+  t.equal(await signer(openUrl, forged), openUrl, 'an untrusted caller: the listen address, whatever Host and X-Forwarded-Host say');
+  t.equal(await signer(proxiedUrl, { ...forged, 'x-forwarded-host': 'icefront.example:443' }), 'https://icefront.example:443', 'a trusted proxy: its X-Forwarded-Host and -Proto');
+  t.equal(await signer(proxiedUrl, { 'x-forwarded-host': 'a b/c' }), proxiedUrl, 'a malformed forwarded host is ignored');
+
+  stub.requests.length = 0;
+  await fetch(`${openUrl}/v1/up/namespaces`, { headers: { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-host': 'evil.example', forwarded: 'for=6.6.6.6' } });
+  const seen = stub.requests.find((r) => r.url.endsWith('/namespaces'))!;
+  t.equal(seen.headers['x-forwarded-for'], '127.0.0.1', 'an untrusted caller’s X-Forwarded-For is replaced by its own address');
+  t.not(seen.headers['x-forwarded-host'], 'evil.example');
+  t.equal(seen.headers.forwarded, undefined);
+  stub.requests.length = 0;
+  await fetch(`${proxiedUrl}/v1/up/namespaces`, { headers: { 'x-forwarded-for': '10.1.2.3' } });
+  t.equal(stub.requests.find((r) => r.url.endsWith('/namespaces'))!.headers['x-forwarded-for'], '10.1.2.3,127.0.0.1', 'a trusted proxy’s chain is kept and extended');
 });
