@@ -26,6 +26,10 @@ export interface RewriteContext {
 const SECRET_KEY = /(secret|password|session-token|access-key-id|sas-token|(^|[.-])token$|^credential$)/i;
 /** Kept verbatim though it may point at the upstream: Icefront never proxies token requests (iceberg#10537). */
 const VERBATIM_KEYS = new Set(['oauth2-server-uri']);
+/** An endpoint as the REST spec writes them (`GET /v1/{prefix}/namespaces`); anything else is not passed on. */
+const ENDPOINT = /^(?:GET|HEAD|POST|PUT|DELETE|PATCH) \/v1\/[\x21-\x7e]*$/i;
+/** Control characters: a `header.*` value holding CR/LF would split the headers clients send. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Prefixed route families, to recognise `v1/...` paths of an upstream that has no prefix. */
 const PREFIXED_ROUTE = /^(namespaces|tables|views|transactions)(\/|$|\?)/;
 
@@ -49,7 +53,7 @@ export function buildClientConfig(upstream: UpstreamConfig, ctx: RewriteContext,
   return {
     defaults,
     overrides,
-    endpoints: dedupeEndpoints([...upstream.endpoints, ...extraEndpoints]),
+    endpoints: dedupeEndpoints([...upstream.endpoints.filter((e) => ENDPOINT.test(e)), ...extraEndpoints]),
     ...(upstream.idempotencyKeyLifetime !== undefined ? { 'idempotency-key-lifetime': upstream.idempotencyKeyLifetime } : {}),
   };
 }
@@ -62,9 +66,10 @@ export function buildClientConfig(upstream: UpstreamConfig, ctx: RewriteContext,
 export function rewriteProperties(properties: Readonly<Record<string, string>>, ctx: RewriteContext): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(properties)) {
-    if (key === 'uri') continue;
+    if (key === 'uri' || CONTROL.test(key) || CONTROL.test(value)) continue;
     if (ctx.dropSecrets && SECRET_KEY.test(key)) continue;
-    out[key] = VERBATIM_KEYS.has(key) ? value : rewriteValue(value, ctx);
+    const rewritten = VERBATIM_KEYS.has(key) ? value : rewriteValue(value, ctx);
+    if (rewritten !== undefined) out[key] = rewritten;
   }
   return out;
 }
@@ -83,7 +88,8 @@ export function dedupeEndpoints(endpoints: readonly string[]): string[] {
   return out;
 }
 
-function rewriteValue(value: string, ctx: RewriteContext): string {
+/** The value for clients: pointing at Icefront where it pointed at the upstream; undefined to drop it. */
+function rewriteValue(value: string, ctx: RewriteContext): string | undefined {
   if (/^\/?v1\//.test(value)) return rewriteV1Path(value, ctx);
   if (!/^https?:\/\//i.test(value)) return value;
   let url: URL;
@@ -101,7 +107,17 @@ function rewriteValue(value: string, ctx: RewriteContext): string {
     const rewritten = /^\/v1\//.test(rest) ? rewriteV1Path(rest, ctx) : rest;
     return `${ctx.publicBaseUrl.replace(/\/+$/, '')}${rewritten}`;
   }
+  // the upstream's host outside its catalog base (URL has resolved any ../ first): a way around Icefront
+  if (ctx.upstreamBases.some((base) => sameOrigin(url, base))) return undefined;
   return value;
+}
+
+function sameOrigin(url: URL, base: string): boolean {
+  try {
+    return new URL(base).origin === url.origin;
+  } catch {
+    return false;
+  }
 }
 
 /** The part of `url` below `base` ('' for the base itself), or undefined when it is elsewhere. */

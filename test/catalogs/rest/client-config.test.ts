@@ -69,7 +69,7 @@ t.test('the upstream uri is dropped and values pointing at the upstream are rewr
   t.equal(overrides['client.refresh-credentials-endpoint'], `${PUBLIC}/v1/sales/namespaces/db/tables/t/credentials?planId=1`);
   t.equal(overrides['gcs.oauth2.refresh-credentials-endpoint'], '/v1/sales/namespaces/db/tables/t/credentials');
   t.equal(overrides['oauth2-server-uri'], `${stub.uri}/v1/oauth/tokens`, 'token requests are never routed through Icefront');
-  t.equal(overrides['elsewhere'], 'https://lakekeeper.internal/catalogue/x', 'a path that only shares a string prefix is not the upstream');
+  t.notOk('elsewhere' in overrides, "a path that only shares a string prefix is not the catalog, but it is the upstream's host: dropped, never a way around Icefront");
   t.equal(overrides['other-upstream-path'], 'v1/aws/s3/sign', 'paths outside the prefix space stay');
 });
 
@@ -145,4 +145,36 @@ t.test('clientConfig before any successful fetch is UPSTREAM_UNAVAILABLE', async
   });
   t.throws(() => upstream.clientConfig('c', PUBLIC, []), { code: 'UPSTREAM_UNAVAILABLE' });
   t.throws(() => upstream.namespaceSeparator(), { code: 'UPSTREAM_UNAVAILABLE' });
+});
+
+t.test('hostile /v1/config values never reach clients: control characters, non-template endpoints, upstream URLs through ../', async (t) => {
+  const stub = await startUpstreamStub({ prefix: 'wh', basePath: '/api/catalog' });
+  t.teardown(() => stub.close());
+  stub.respond = (req) =>
+    req.url.startsWith('/api/catalog/v1/config')
+      ? {
+          status: 200,
+          body: JSON.stringify({
+            defaults: { 'header.X-Injected': 'a\r\nAuthorization: Bearer stolen', 'header.X-Fine': 'ok', 'bad\nkey': 'v' },
+            overrides: {
+              prefix: 'wh',
+              'client.refresh-credentials-endpoint': `${stub.uri}/../../api/catalog/v1/wh/namespaces/db/tables/t/credentials`,
+              'sneaky-admin': `${stub.uri.replace('/api/catalog', '')}/admin/../admin/drop-everything`,
+              'other-host': 'https://objects.example/x',
+            },
+            endpoints: ['GET /v1/{prefix}/namespaces', 'GET http://evil.example/steal', 'POST /v1/{prefix}/namespaces\r\nX: y', 'BREW /v1/{prefix}/coffee', 'get /v1/{prefix}/namespaces/{namespace}'],
+          }),
+        }
+      : undefined;
+  const upstream = createRestUpstream(stubCatalogConfig(stub));
+  t.teardown(() => upstream.close());
+  await upstream.fetchConfig();
+  const { defaults, overrides, endpoints } = upstream.clientConfig('sales', PUBLIC, PLANNING);
+  t.notOk('header.X-Injected' in defaults, 'a header value with CR/LF is dropped');
+  t.notOk('bad\nkey' in defaults, 'a key with a control character is dropped');
+  t.equal(defaults['header.X-Fine'], 'ok', 'a well-formed header value passes');
+  t.equal(overrides['client.refresh-credentials-endpoint'], `${PUBLIC}/v1/sales/namespaces/db/tables/t/credentials`, 'dot segments resolved before comparing, then rewritten to Icefront');
+  t.notOk('sneaky-admin' in overrides, "the upstream's host outside its base is dropped");
+  t.equal(overrides['other-host'], 'https://objects.example/x', 'URLs on other hosts are not the upstream');
+  t.same(endpoints.filter((e) => !PLANNING.includes(e)), ['GET /v1/{prefix}/namespaces', 'get /v1/{prefix}/namespaces/{namespace}'], 'only METHOD /v1/… templates pass');
 });
