@@ -3,7 +3,7 @@
  * Nothing imports this file; cli.ts and tests call it.
  */
 import type { FastifyInstance } from 'fastify';
-import { createComputeCache } from './cache/index.js';
+import { createByteBudget, createComputeCache } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
 import { createLogger, createMetrics, type CacheMetrics, type Logger, type Metrics } from './observability/index.js';
@@ -25,19 +25,24 @@ export interface RunningIcefront extends Icefront {
   close(): Promise<void>;
 }
 
+/** What all upstream answers being read may hold in memory at once, by default. */
+const DEFAULT_UPSTREAM_BUFFER_BYTES = 256 * 1024 * 1024;
+
 /**
  * The catalogs and the use cases over them, without HTTP (the CLI's `plan` uses this). The
  * planning caches share one byte budget (`planning.cache-bytes`): 70% for decoded manifest
- * slices, 5% for manifest lists, 25% for delete indexes.
+ * slices, 5% for manifest lists, 25% for delete indexes. Upstream answers read whole share
+ * `server.upstream-buffer-bytes`.
  */
 export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger): Service {
   const catalogs = new Map<string, Catalog>();
   const upstreams = new Map<string, UpstreamCatalog>();
+  const bufferBudget = createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES);
   for (const [name, catalogConfig] of config.catalogs) {
     if (catalogConfig.type === 'rest') {
       const local = catalogConfig.storage?.local;
       upstreams.set(name, {
-        upstream: createRestUpstream(catalogConfig, { ...(logger && { logger }) }),
+        upstream: createRestUpstream(catalogConfig, { bufferBudget, ...(logger && { logger }) }),
         config: catalogConfig,
         ...(local && { localIO: createLocalFileIO({ roots: local.roots, remaps: local.locations }) }),
       });

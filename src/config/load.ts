@@ -136,7 +136,7 @@ function nearestNode(doc: Document, keyPath: string[]): Node | undefined {
 }
 
 interface RawConfig {
-  server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[] };
+  server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number };
   planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string };
   logging?: { level?: string };
   catalogs: Record<string, RawFilesystemCatalog | RawRestCatalog>;
@@ -156,6 +156,7 @@ interface RawRestCatalog {
   planning?: 'auto' | 'upstream' | 'local';
   auth?: { mode: 'forward' } | { mode: 'bearer'; token: string } | { mode: 'oauth2'; 'token-url': string; 'client-id': string; 'client-secret': string; scope?: string };
   timeouts?: { 'connect-ms'?: number; 'request-ms'?: number };
+  limits?: { 'config-bytes'?: number; 'load-table-bytes'?: number };
   storage?: {
     s3?: { endpoint?: string; region?: string; 'path-style'?: boolean; 'access-key-id'?: string; 'secret-access-key'?: string; 'session-token'?: string };
     local?: { roots: string[]; locations?: Record<string, string> };
@@ -207,6 +208,12 @@ function buildRest(name: string, c: RawRestCatalog, base: string): RestCatalogCo
     connectTimeoutMs: c.timeouts?.['connect-ms'] ?? DEFAULTS.connectTimeoutMs,
     requestTimeoutMs: c.timeouts?.['request-ms'] ?? DEFAULTS.requestTimeoutMs,
     ...((s3 || local) && { storage: Object.freeze(storage) }),
+    ...(c.limits && {
+      limits: Object.freeze({
+        ...(c.limits['config-bytes'] && { configBytes: c.limits['config-bytes'] }),
+        ...(c.limits['load-table-bytes'] && { loadTableBytes: c.limits['load-table-bytes'] }),
+      }),
+    }),
   });
 }
 
@@ -239,6 +246,7 @@ function build(raw: RawConfig, source: string): Config {
       bodyLimit: raw.server?.['body-limit'] ?? DEFAULTS.bodyLimit,
       ...(raw.server?.['public-url'] && { publicUrl: raw.server['public-url'].replace(/\/+$/, '') }),
       trustedProxies: Object.freeze([...(raw.server?.['trusted-proxies'] ?? [])]),
+      ...(raw.server?.['upstream-buffer-bytes'] && { upstreamBufferBytes: raw.server['upstream-buffer-bytes'] }),
     }),
     planning: Object.freeze({
       batchSize: p['batch-size'] ?? DEFAULTS.batchSize,

@@ -55,6 +55,14 @@ const restCatalog = {
         },
       ],
     },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        'config-bytes': { type: 'integer', minimum: 4096 },
+        'load-table-bytes': { type: 'integer', minimum: 4096 },
+      },
+    },
     timeouts: {
       type: 'object',
       additionalProperties: false,
@@ -106,6 +114,7 @@ export const CONFIG_SCHEMA = {
         port: { type: 'integer', minimum: 0, maximum: 65535 },
         'body-limit': { type: 'integer', minimum: 1024, maximum: 1073741824 },
         'public-url': { type: 'string', pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$' },
+        'upstream-buffer-bytes': { type: 'integer', minimum: 1048576 },
         'trusted-proxies': {
           type: 'array',
           items: { type: 'string', pattern: '^[0-9a-fA-F:.]+(/[0-9]{1,3})?$' },

@@ -9,6 +9,8 @@ export interface ServerConfig {
   readonly publicUrl?: string;
   /** Peers (addresses or CIDR blocks) whose X-Forwarded-* headers are believed and passed on. */
   readonly trustedProxies?: readonly string[];
+  /** Bytes all upstream answers being read may hold at once. */
+  readonly upstreamBufferBytes?: number;
 }
 
 export interface PlanningConfig {
@@ -72,6 +74,8 @@ export interface RestCatalogConfig {
   readonly connectTimeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly storage?: { readonly s3?: S3StorageConfig; readonly local?: LocalStorageConfig };
+  /** Largest upstream answers read into memory, in bytes (larger: 502); defaults in catalogs/rest. */
+  readonly limits?: { readonly configBytes?: number; readonly loadTableBytes?: number };
 }
 
 /** Local files a `rest` catalog's tables may live in (`file:` and absolute locations). */

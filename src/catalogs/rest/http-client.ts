@@ -1,13 +1,16 @@
 import { Agent, type Dispatcher } from 'undici';
 import { fail, isIcefrontError, type ErrorCode, type IcefrontError } from '../../errors/index.js';
+import type { ByteBudget } from '../../cache/index.js';
 import type { UpstreamResponse } from './upstream-error.js';
 
-/** Largest upstream body read into memory (table metadata of long-lived tables runs to many MiB). */
-const MAX_BODY_BYTES = 256 * 1024 * 1024;
+/** Largest upstream body read into memory when the caller names no cap of its own. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface SendOptions {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;
+  /** Largest body read into memory for this answer (more: 502). */
+  readonly maxBytes?: number;
   /** The caller giving up (e.g. the client went away); rethrown as is, not as an upstream fault. */
   readonly signal?: AbortSignal;
 }
@@ -35,6 +38,8 @@ export class UpstreamHttp {
     private readonly catalog: string,
     connectTimeoutMs: number,
     private readonly requestTimeoutMs: number,
+    /** Bytes all upstream answers being read may hold at once (shared by every upstream). */
+    private readonly budget?: ByteBudget,
   ) {
     this.agent = new Agent({
       connect: { timeout: connectTimeoutMs },
@@ -57,7 +62,7 @@ export class UpstreamHttp {
         body: options.body ?? null,
         signal,
       });
-      const body = await this.#readBody(res.body, what);
+      const body = await this.#readBody(res.body, what, options.maxBytes ?? MAX_BODY_BYTES);
       return { status: res.statusCode, headers: res.headers, body };
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
@@ -84,18 +89,30 @@ export class UpstreamHttp {
     return fail(errorCode, `Catalog '${this.catalog}': ${what} ${reason}${code ? ` (${code})` : ''}`, err);
   }
 
-  async #readBody(stream: AsyncIterable<Buffer> & { destroy(err?: Error): void }, what: string): Promise<Buffer> {
+  /** The whole body, refused (502) past `maxBytes` or when the shared budget runs out. */
+  async #readBody(stream: AsyncIterable<Buffer> & { destroy(err?: Error): void }, what: string, maxBytes: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of stream) {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        const tooLarge = fail('UPSTREAM_BAD_GATEWAY', `Catalog '${this.catalog}': ${what} answered more than ${MAX_BODY_BYTES} bytes`);
-        stream.destroy(tooLarge);
-        throw tooLarge;
+    let taken = 0;
+    const refuse = (why: string): never => {
+      const refused = fail('UPSTREAM_BAD_GATEWAY', `Catalog '${this.catalog}': ${what} ${why}`);
+      stream.destroy(refused);
+      throw refused;
+    };
+    try {
+      for await (const chunk of stream) {
+        size += chunk.length;
+        if (size > maxBytes) refuse(`answered more than ${maxBytes} bytes`);
+        if (this.budget) {
+          if (!this.budget.take(chunk.length)) refuse(`answered while upstream answers already held ${this.budget.max} bytes in memory`);
+          taken += chunk.length;
+        }
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
+      return Buffer.concat(chunks, size);
+    } finally {
+      // the budget counts bytes while they are gathered
+      this.budget?.give(taken);
     }
-    return Buffer.concat(chunks, size);
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { singleFlight, type SingleFlight } from '../../cache/index.js';
+import { singleFlight, type ByteBudget, type SingleFlight } from '../../cache/index.js';
 import type { RestCatalogConfig } from '../../config/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { Logger } from '../../observability/index.js';
@@ -19,6 +19,8 @@ const MAX_CONFIGS = 256;
 
 export interface RestUpstreamOptions {
   readonly logger?: Logger;
+  /** Bytes all upstreams' answers being read may hold at once (shared by every upstream). */
+  readonly bufferBudget?: ByteBudget;
   /** Clock for cache lifetimes (config TTL, OAuth2 token expiry); `Date.now` by default. */
   readonly now?: () => number;
 }
@@ -62,6 +64,9 @@ export interface RestUpstream {
   close(): Promise<void>;
 }
 
+/** What Icefront buffers of one upstream answer: its /v1/config, and a table load (metadata runs to many MiB). */
+export const DEFAULT_LIMITS = { configBytes: 4 * 1024 * 1024, loadTableBytes: 64 * 1024 * 1024 } as const;
+
 export function createRestUpstream(config: RestCatalogConfig, options: RestUpstreamOptions = {}): RestUpstream {
   return new RestUpstreamClient(config, options);
 }
@@ -71,6 +76,7 @@ class RestUpstreamClient implements RestUpstream {
   readonly origin: string;
   readonly basePath: string;
   readonly #config: RestCatalogConfig;
+  readonly #limits: Required<NonNullable<RestCatalogConfig['limits']>>;
   readonly #http: UpstreamHttp;
   readonly #auth: UpstreamAuthenticator;
   readonly #now: () => number;
@@ -85,9 +91,10 @@ class RestUpstreamClient implements RestUpstream {
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.#config = config;
+    this.#limits = { ...DEFAULT_LIMITS, ...config.limits };
     this.#now = options.now ?? Date.now;
     this.#log = options.logger?.child({ catalog: config.name });
-    this.#http = new UpstreamHttp(config.name, config.connectTimeoutMs, config.requestTimeoutMs);
+    this.#http = new UpstreamHttp(config.name, config.connectTimeoutMs, config.requestTimeoutMs, options.bufferBudget);
     this.#auth = new UpstreamAuthenticator(config.auth, this.#http, config.name, this.#now);
     this.#configFlight = singleFlight({ name: `upstream-config:${config.name}` });
   }
@@ -106,7 +113,7 @@ class RestUpstreamClient implements RestUpstream {
       const warehouse = this.#config.warehouse;
       const path = `/v1/config${warehouse === undefined ? '' : `?warehouse=${encodeSegment(warehouse)}`}`;
       const value = await this.#logged(async () => {
-        const res = await this.#call('GET', path, caller);
+        const res = await this.#call('GET', path, caller, {}, this.#limits.configBytes);
         if (res.status !== 200) throw this.#unexpected('GET /v1/config', res.status);
         return parseUpstreamConfig(res.body, this.name);
       });
@@ -144,7 +151,8 @@ class RestUpstreamClient implements RestUpstream {
 
   async request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse> {
     const what = `${method} ${stripQuery(path)}`;
-    const res = await this.#http.send(method, this.#target(path), what, options);
+    // every route Icefront reads whole through here is a load-table
+    const res = await this.#http.send(method, this.#target(path), what, { maxBytes: this.#limits.loadTableBytes, ...options });
     if (res.status >= 400) throw new UpstreamResponseError(this.name, what, res);
     return res;
   }
@@ -155,7 +163,7 @@ class RestUpstreamClient implements RestUpstream {
     const path = toUpstreamPath(upstream.prefix, upstream.namespaceSeparator, rest);
     const headers: Record<string, string> = accessDelegation === undefined ? {} : { 'x-iceberg-access-delegation': accessDelegation };
     return this.#logged(async () => {
-      const res = await this.#call('GET', path, callerAuthorization, headers);
+      const res = await this.#call('GET', path, callerAuthorization, headers, this.#limits.loadTableBytes);
       if (res.status !== 200) throw this.#unexpected('the table load', res.status);
       return parseLoadTableResult(res, this.name);
     });
@@ -166,11 +174,11 @@ class RestUpstreamClient implements RestUpstream {
   }
 
   /** A JSON call Icefront makes itself; one retry with a fresh token when its OAuth2 token is refused. */
-  async #call(method: Dispatcher.HttpMethod, path: string, caller: string | undefined, headers: Record<string, string> = {}): Promise<UpstreamResponse> {
+  async #call(method: Dispatcher.HttpMethod, path: string, caller: string | undefined, headers: Record<string, string>, maxBytes: number): Promise<UpstreamResponse> {
     const what = `${method} ${stripQuery(path)}`;
     const send = async () => {
       const auth = await this.#auth.headers(caller);
-      return this.#http.send(method, this.#target(path), what, { headers: { accept: 'application/json', ...headers, ...auth } });
+      return this.#http.send(method, this.#target(path), what, { headers: { accept: 'application/json', ...headers, ...auth }, maxBytes });
     };
     let res = await send();
     if (res.status === 401 && this.#auth.refreshable) {

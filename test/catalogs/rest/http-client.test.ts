@@ -114,3 +114,56 @@ t.test('a caller that gives up gets its own abort reason, not an upstream fault'
   t.equal(err, reason, 'the caller’s own reason, not the upstream timeout');
   t.comment(`stopped after ${ms} ms`);
 });
+
+t.test('what an upstream answer may hold in memory is capped per answer and across answers; over it is a 502', { timeout: 20000 }, async (t) => {
+  const http = await import('node:http');
+  const { createByteBudget } = await import('../../../src/cache/index.js');
+  const MiB = 1024 * 1024;
+  let configPad = 10;
+  // /hold… answers its first half, then waits for `release`; anything else answers at once
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  const server = http.createServer((req, res) => {
+    const size = Number(new URL(req.url!, 'http://x').searchParams.get('size') ?? 0);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (req.url!.startsWith('/v1/config')) return res.end(`{"defaults":{"pad":"${'x'.repeat(configPad)}"},"overrides":{}}`);
+    if (!req.url!.startsWith('/hold')) return res.end(Buffer.alloc(size, 0x20));
+    res.write(Buffer.alloc(size / 2, 0x20));
+    void held.then(() => res.end(Buffer.alloc(size / 2, 0x20)));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const uri = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+  const budget = createByteBudget(3 * MiB);
+  const config = { type: 'rest' as const, name: 'big', uri, planning: 'auto' as const, auth: { mode: 'forward' as const }, connectTimeoutMs: 1000, requestTimeoutMs: 10000 };
+  const upstream = createRestUpstream({ ...config, limits: { configBytes: 64 * 1024, loadTableBytes: 2 * MiB } }, { bufferBudget: budget });
+  t.teardown(async () => {
+    release();
+    await upstream.close();
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  t.equal((await outcome(upstream.fetchConfig())).code, 'no error', 'a small /v1/config is read');
+  configPad = 100 * 1024;
+  const upstream2 = createRestUpstream({ ...config, limits: { configBytes: 64 * 1024 } });
+  t.teardown(() => upstream2.close());
+  const bigConfig = await outcome(upstream2.fetchConfig());
+  t.equal(bigConfig.code, 'UPSTREAM_BAD_GATEWAY', 'a /v1/config past limits.config-bytes is a 502');
+
+  const over = await outcome(upstream.request('GET', '/one?size=3145728', { headers: {} }));
+  t.equal(over.code, 'UPSTREAM_BAD_GATEWAY', 'an answer past limits.load-table-bytes is a 502');
+  t.match(String((over.err as Error).message), /more than 2097152 bytes/);
+  t.equal(budget.used, 0, 'a refused answer gives its bytes back');
+
+  // the shared budget: three answers of 1.8 MiB each hold 0.9 MiB at once, then need the rest;
+  // together they would pass 3 MiB, so one of them is refused
+  const size = Math.round(1.8 * MiB);
+  const pending = [0, 1, 2].map((i) => outcome(upstream.request('GET', `/hold${i}?size=${size}`, { headers: {} })));
+  await new Promise((r) => setTimeout(r, 500));
+  t.ok(budget.used <= budget.max, `never more than the budget held (${budget.used} of ${budget.max})`);
+  release();
+  const codes = (await Promise.all(pending)).map((o) => o.code);
+  t.ok(codes.includes('no error'), `answers within the budget are read (${codes.join(', ')})`);
+  t.ok(codes.includes('UPSTREAM_BAD_GATEWAY'), 'the answer that would pass the shared budget is a 502');
+  t.equal(budget.used, 0, 'every byte is given back');
+});
