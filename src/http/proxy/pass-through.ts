@@ -41,9 +41,6 @@ export function createPassThrough(): PassThrough {
   const proxy = createProxyServer({ xfwd: true, changeOrigin: true, ignorePath: true, secure: true, followRedirects: false });
   // A listener keeps http-proxy from throwing on errors that arrive without a per-call callback.
   proxy.on('error', () => undefined);
-  // An idle upstream socket (no head, or a body that stalls) fails with a timeout error the
-  // error callback can tell from a reset (http-proxy's own proxyTimeout reports a hang-up).
-  const timeouts = new WeakMap<IncomingMessage, number>();
   // An upstream answer the client must not see as sent: a redirect (it would lead the caller, and
   // its credentials, elsewhere) is a 502; an error that is not JSON (a stack trace, S3's XML) is
   // wrapped in an ErrorModel with the upstream's status. Ending the response here stops the pipe.
@@ -64,6 +61,9 @@ export function createPassThrough(): PassThrough {
     const type = String(proxyRes.headers['content-type'] ?? 'no content type').split(';')[0]!.slice(0, 60);
     writeModel(res, { message: `Upstream catalog answered ${status} with ${type}, not an Iceberg error`, type: genericErrorType(status), code: status });
   });
+  // An idle upstream socket (no head, or a body that stalls) fails with a timeout error the
+  // error callback can tell from a reset (http-proxy's own proxyTimeout reports a hang-up).
+  const timeouts = new WeakMap<IncomingMessage, number>();
   const upstreamRequests = new WeakMap<IncomingMessage, http.ClientRequest>();
   proxy.on('proxyReq', (proxyReq, req) => {
     upstreamRequests.set(req, proxyReq);
