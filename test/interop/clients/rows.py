@@ -2,7 +2,8 @@
 
 A row is a mapping column → value; its canonical form is JSON with sorted keys, where ints stay
 ints, floats are repr()'d (so 1.0 and 1 differ, as the column type does), dates and timestamps
-are ISO strings, Decimals are strings and bytes are hex. The result's `hash` is SHA-256 over the
+are ISO strings (a timestamp with a zone as its UTC wall time: Spark hands out naive datetimes in
+the session zone, which the worker sets to UTC, while pyiceberg and DuckDB hand out aware ones), Decimals are strings and bytes are hex. The result's `hash` is SHA-256 over the
 sorted canonical rows, so it ignores order, and `rows` carries them (up to MAX_ROWS) for diffs.
 """
 import datetime
@@ -18,6 +19,8 @@ def _value(v):
         return v
     if isinstance(v, float):
         return {"float": repr(v)}
+    if isinstance(v, datetime.datetime) and v.tzinfo is not None:
+        return v.astimezone(datetime.timezone.utc).replace(tzinfo=None).isoformat()
     if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
         return v.isoformat()
     if isinstance(v, decimal.Decimal):

@@ -96,7 +96,8 @@ export class ClientWorker {
     const child = spawn(env.python, [path.join(CLIENTS_DIR, 'worker.py')], {
       cwd: CLIENTS_DIR,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ICEFRONT_INTEROP_SPARK_JAR: env.sparkJar, PYTHONUNBUFFERED: '1', PYSPARK_PYTHON: env.python },
+      // TZ: Python's naive datetimes (Spark's timestamps) and DuckDB's session zone in UTC.
+      env: { ...process.env, ICEFRONT_INTEROP_SPARK_JAR: env.sparkJar, PYTHONUNBUFFERED: '1', PYSPARK_PYTHON: env.python, TZ: 'UTC' },
     });
     return new ClientWorker(child);
   }

@@ -15,6 +15,8 @@ export interface RecordedRequest {
   readonly body?: string;
   /** The response body of an error Icefront produced itself (status ≥ 400, not streamed). */
   readonly error?: string;
+  /** The caller's `Idempotency-Key` header, when it sent one (REST spec: mutations may carry it). */
+  readonly idempotencyKey?: string;
 }
 
 export interface InteropIcefront {
@@ -47,6 +49,7 @@ export async function startInteropIcefront(catalogs: CatalogConfig[], planning: 
       status: reply.statusCode,
       ...(req.body !== undefined && req.body !== null && { body: stringifyJson(req.body) }),
       ...(error !== undefined && { error }),
+      ...(typeof req.headers['idempotency-key'] === 'string' && { idempotencyKey: req.headers['idempotency-key'] }),
     });
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
