@@ -35,6 +35,8 @@ artifacts=(
   "org.apache.iceberg:iceberg-aws:$ice"
   "org.apache.iceberg:iceberg-gcp:$ice"
   "org.apache.iceberg:iceberg-azure:$ice"
+  "org.apache.iceberg:iceberg-data:$ice"
+  "org.apache.iceberg:iceberg-parquet:$ice"
   "org.apache.hadoop:hadoop-common:$(prop hadoop.version)"
   "org.eclipse.jetty.ee10:jetty-ee10-servlet:$(prop jetty.version)"
   "org.eclipse.jetty.compression:jetty-compression-server:$(prop jetty.version)"

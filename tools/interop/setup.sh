@@ -4,7 +4,9 @@
 #   .interop/venv/           Python venv: pyspark, pyiceberg, duckdb + extension wheels (requirements.txt)
 #   .interop/jars/fixture/   the Iceberg REST fixture's classpath (pom.xml)
 #   .interop/jars/spark/     iceberg-spark-runtime (pom.xml)
+#   .interop/jars/writer/    iceberg-data + iceberg-parquet and theirs, beyond the fixture's (pom.xml)
 #   .interop/classes/        LoopbackRESTCatalogServer, compiled against the fixture classpath
+#   .interop/writer-classes/ writers/…/EqualityDeleteWriter, compiled against fixture + writer jars
 #   .interop/env.json        what the harness reads: paths and versions
 #   .interop/stamp           hash of every pin; equal on a later run → everything is reused
 # Idempotent and safe to run concurrently (flock). pip's and Maven's user caches make a run in a
@@ -40,8 +42,9 @@ py_version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' || missing "Python 3.10+ (found $py_version)"
 "$python" -c 'import venv, ensurepip' 2>/dev/null || missing "Python's venv/ensurepip modules (found $python $py_version without them)"
 
+mapfile -t writer_sources < <(find "$here/writers" -name '*.java' | LC_ALL=C sort)
 stamp=$(cat "$here/requirements.txt" "$here/pom.xml" "$here/verify.py" "$0" \
-  "$here"/fixture/org/apache/iceberg/rest/*.java | sha256sum | cut -c1-16)
+  "$here"/fixture/org/apache/iceberg/rest/*.java "${writer_sources[@]}" | sha256sum | cut -c1-16)
 stamp="$stamp java=$java_major python=$py_version"
 if [ "$force" = 0 ] && [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ] && [ -f "$dir/env.json" ]; then
   echo "interop setup: reused .interop (stamp $stamp) in $(elapsed) s"
@@ -85,8 +88,17 @@ compile_launcher() {
 }
 step "fixture launcher (javac)" compile_launcher
 
+writer_classes="$dir/writer-classes"
+compile_writer() {
+  rm -rf "$writer_classes"
+  javac -d "$writer_classes" -cp "$jars/fixture/*:$jars/writer/*" "${writer_sources[@]}"
+}
+step "equality-delete writer (javac)" compile_writer
+
 spark_jar=$(ls "$jars"/spark/iceberg-spark-runtime-*.jar)
 fixture_cp="$classes:$jars/fixture/*"
+writer_cp="$writer_classes:$jars/fixture/*:$jars/writer/*"
+writer_main=dev.icefront.interop.EqualityDeleteWriter
 
 # Start the fixture on a free loopback port with a throwaway warehouse, then run verify.py.
 check=$(mktemp -d)
@@ -116,6 +128,18 @@ assert r.status == 200 and "endpoints" in body, body
 print("  REST fixture: GET /v1/config 200 with", len(body["endpoints"]), "endpoints")
 EOF
   "$venv/bin/python" "$here/verify.py" "http://127.0.0.1:$port" "$spark_jar"
+  # The writer commits its two tables to the same fixture; its stdout must be one JSON line.
+  java -cp "$writer_cp" "$writer_main" "http://127.0.0.1:$port" check >"$check/writer.out" 2>"$check/writer.err" ||
+    { tail -n 40 "$check/writer.err"; return 1; }
+  "$venv/bin/python" - "$check/writer.out" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, f"expected one JSON line on stdout, got {len(lines)}"
+tables = json.loads(lines[0])["tables"]
+ops = {name: [c["operation"] for c in t["commits"]] for name, t in tables.items()}
+assert all(o == ["append", "delete", "delete", "append"] for o in ops.values()), ops
+print(f"  equality-delete writer: committed {sum(map(len, ops.values()))} snapshots to {', '.join(ops)}")
+EOF
 }
 t0=$(date +%s)
 if ! verify >"$check/verify.log" 2>&1; then
@@ -125,11 +149,12 @@ if ! verify >"$check/verify.log" 2>&1; then
   exit 1
 fi
 grep '^  ' "$check/verify.log" || true
-echo "  verify (fixture, spark, pyiceberg, duckdb): $(($(date +%s) - t0)) s"
+echo "  verify (fixture, spark, pyiceberg, duckdb, writer): $(($(date +%s) - t0)) s"
 
-"$venv/bin/python" - "$dir/env.json" "$venv/bin/python" "$spark_jar" "$classes" "$jars/fixture" "$java_version" <<'EOF'
+"$venv/bin/python" - "$dir/env.json" "$venv/bin/python" "$spark_jar" "$classes" "$jars/fixture" "$java_version" \
+  "$writer_classes" "$jars/writer" "$writer_main" <<'EOF'
 import json, sys, importlib.metadata as md
-out, python, spark_jar, classes, fixture_jars, java = sys.argv[1:]
+out, python, spark_jar, classes, fixture_jars, java, writer_classes, writer_jars, writer_main = sys.argv[1:]
 pkgs = ["pyspark", "pyiceberg", "duckdb", "duckdb-ext-iceberg", "pyarrow"]
 json.dump({
     "python": python,
@@ -138,6 +163,8 @@ json.dump({
     "fixtureMain": "org.apache.iceberg.rest.LoopbackRESTCatalogServer",
     "java": java,
     "versions": {p: md.version(p) for p in pkgs},
+    "writerClasspath": [writer_classes, fixture_jars + "/*", writer_jars + "/*"],
+    "writerMain": writer_main,
 }, open(out, "w"), indent=2)
 EOF
 echo "$stamp" >"$dir/stamp"

@@ -25,6 +25,9 @@ export interface InteropEnv {
   readonly fixtureMain: string;
   readonly java: string;
   readonly versions: Readonly<Record<string, string>>;
+  /** tools/interop/writers' EqualityDeleteWriter: its classpath entries and main class (harness/java-writer.ts). */
+  readonly writerClasspath: readonly string[];
+  readonly writerMain: string;
 }
 
 export type Toolchain =
