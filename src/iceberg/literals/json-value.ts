@@ -230,9 +230,6 @@ function integral(type: IcebergType, json: unknown): bigint {
   throw invalidValue(type, `expected an integral JSON number, got ${describe(json)}`);
 }
 
-/** A decimal number as text: how Java writes a BigDecimal literal and pyiceberg a DecimalLiteral. */
-const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
 function floating(type: IcebergType, json: unknown): number {
   if (json instanceof JsonFloat) return json.valueOf();
   if (typeof json === 'number') return json;
@@ -240,10 +237,5 @@ function floating(type: IcebergType, json: unknown): number {
   if (json === 'NaN') return NaN;
   if (json === 'Infinity') return Infinity;
   if (json === '-Infinity') return -Infinity;
-  // A decimal literal compared with a float or double column arrives as a string: Java's writer
-  // emits BigDecimal as text and pyiceberg sends `amount > 30.0` as "30.0" (wire-format §8.2).
-  // Java binds such a literal in process (DecimalLiteral.to(DoubleType)) but its JSON reader
-  // refuses the string; it has one meaning, so it is read as that number.
-  if (typeof json === 'string' && DECIMAL_TEXT.test(json)) return Number(json);
   throw invalidValue(type, `expected a JSON number, got ${describe(json)}`);
 }

@@ -54,6 +54,8 @@ const INT_MAX = 2147483647n;
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 const FLOAT_MAX = 3.4028234663852886e38;
+/** Plain or scientific decimal text, as BigDecimal.toString and Python's Decimal write it. */
+const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const ABOVE_MAX: Converted = { kind: 'above-max' };
 const BELOW_MIN: Converted = { kind: 'below-min' };
 
@@ -242,6 +244,15 @@ function fromString(s: string, type: IcebergType): Converted | undefined {
       const d = parseDecimalText(s);
       return fromRescaled(rescaleExact(d.unscaled, d.scale, type.scale));
     }
+    case 'float':
+    case 'double':
+      // Java's StringLiteral has no conversion to float or double. But a decimal literal reaches
+      // the wire as text: Java's writer emits BigDecimal as a string (wire-format §8.2) and
+      // pyiceberg sends `amount > 30.0` as "30.0", which Java binds in process
+      // (DecimalLiteral.to(DoubleType)). Decimal text has one meaning, so it converts as that
+      // decimal would; anything else stays unconvertible.
+      if (!DECIMAL_TEXT.test(s)) return undefined;
+      return value(type.kind === 'float' ? Math.fround(Number(s)) : Number(s));
     case 'fixed': {
       const bytes = fromHex(s);
       return bytes.length === type.length ? value(bytes) : undefined;

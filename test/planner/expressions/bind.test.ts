@@ -103,6 +103,15 @@ t.test('string literals convert to uuid, decimal (scale as written), fixed and b
   t.throws(() => cmp('i', '"5"'), { code: 'INVALID_FILTER' }, 'no string → int');
 });
 
+t.test('decimal text converts to float and double (pyiceberg sends `amount > 30.0` as "30.0")', async (t) => {
+  t.equal(converted('dbl', '"30.0"'), 30, 'plain decimal text');
+  t.equal(converted('dbl', '"-1.5E-3"'), -0.0015, 'scientific, as BigDecimal.toString writes it');
+  t.equal(converted('f', '"0.1"'), Math.fround(0.1), 'binary32 for a float');
+  for (const bad of ['"30.0x"', '"1,5"', '""', '"0x10"', '" 1"', '"."', '"NaN"', '"Infinity"']) {
+    t.throws(() => cmp('dbl', bad), { code: 'INVALID_FILTER' }, `${bad} is not decimal text`);
+  }
+});
+
 t.test('a decimal literal with more digits than the column scale compares numerically', async (t) => {
   // 3.145 lies strictly between 3.14 and 3.15 for decimal(9,2)
   t.same(cmp('dec', '"3.145"', 'eq'), { kind: 'false' });
