@@ -1,7 +1,7 @@
 import type { Schema } from '../../iceberg/index.js';
 import { fail } from '../../errors/index.js';
 import { bind, termRef, type BoundExpression, type BoundPredicate } from '../expressions/index.js';
-import type { Expression } from '../../iceberg/index.js';
+import type { Expression, UnboundTerm } from '../../iceberg/index.js';
 
 /** Field ids a bound filter reads (their stats drive metrics pruning). */
 export function filterFieldIds(filter: Expression, schema: Schema, caseSensitive: boolean): Set<number> {
@@ -52,4 +52,43 @@ export function columnIds(names: readonly string[], schema: Schema, caseSensitiv
     ids.add(field.id);
   }
   return ids;
+}
+
+/** Column names an unbound filter references (transforms name their source column). */
+export function filterColumnNames(filter: Expression): string[] {
+  const names: string[] = [];
+  const visit = (e: Expression): void => {
+    switch (e.kind) {
+      case 'true':
+      case 'false':
+        return;
+      case 'and':
+      case 'or':
+        visit(e.left);
+        visit(e.right);
+        return;
+      case 'not':
+        visit(e.child);
+        return;
+      default: {
+        const term: UnboundTerm = e.term;
+        names.push(term.kind === 'ref' ? term.name : term.ref.name);
+      }
+    }
+  };
+  visit(filter);
+  return names;
+}
+
+/** Whether every column a scan names (select, stats-fields, filter) is a column of `schema`. */
+export function scanNamesResolve(
+  scan: { readonly select?: readonly string[]; readonly statsFields?: readonly string[]; readonly filter: Expression; readonly caseSensitive: boolean },
+  schema: Schema,
+): boolean {
+  const known = (name: string): boolean => schema.findFieldByName(name, scan.caseSensitive) !== undefined;
+  return (
+    (scan.select ?? []).every((n) => known(n) || isMetadataColumn(n)) &&
+    (scan.statsFields ?? []).every(known) &&
+    filterColumnNames(scan.filter).every(known)
+  );
 }

@@ -12,6 +12,7 @@ import {
   type Snapshot,
   type TableMetadata,
 } from '../../iceberg/index.js';
+import { scanNamesResolve } from './referenced-fields.js';
 import type { ScanRequest } from './scan-request.js';
 
 export type ScanTarget =
@@ -31,13 +32,28 @@ export function resolveScanTarget(meta: TableMetadata, request: ScanRequest): Sc
   if (request.snapshotId !== undefined) {
     const snapshot = requireSnapshot(meta, request.snapshotId, 'snapshot-id');
     // A time-travel scan binds to the snapshot's schema when asked (Java SnapshotUtil.schemaFor).
-    const schema = request.useSnapshotSchema ? snapshotSchema(meta, snapshot) : currentSchema(meta);
+    const schema = request.useSnapshotSchema ? snapshotSchema(meta, snapshot) : pinnedScanSchema(meta, snapshot, request);
     return { kind: 'snapshot', snapshot, schema };
   }
   // Spec PlanTableScanRequest: with no snapshot given, plan the latest snapshot of `main`.
   const snapshot = currentSnapshot(meta);
   const schema = currentSchema(meta);
   return snapshot ? { kind: 'snapshot', snapshot, schema } : { kind: 'empty', schema };
+}
+
+/**
+ * `use-snapshot-schema: false` with a snapshot id. pyiceberg sends false even when it time
+ * travels, and names the snapshot's own columns (wire-format §4); the reference server binds a
+ * pinned snapshot to that snapshot's schema whatever the flag says (§9). So: the current schema
+ * when every name the scan uses is one of its columns (a branch scan, as the spec intends), else
+ * the snapshot's schema when every name is one of its columns (a column renamed or dropped
+ * since), else the current schema, whose error names the missing column.
+ */
+function pinnedScanSchema(meta: TableMetadata, snapshot: Snapshot, request: ScanRequest): Schema {
+  const current = currentSchema(meta);
+  if (scanNamesResolve(request, current)) return current;
+  const atSnapshot = snapshotSchema(meta, snapshot);
+  return scanNamesResolve(request, atSnapshot) ? atSnapshot : current;
 }
 
 // Spec PlanTableScanRequest: start-snapshot-id is exclusive, end-snapshot-id inclusive; only
