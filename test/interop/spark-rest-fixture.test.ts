@@ -1,7 +1,8 @@
 /**
  * End to end: Spark, pointed only at Icefront, writes the tables of ./tables.ts into the Iceberg
  * REST fixture (identity, day, hour, bucket and truncate partitions; merge-on-read DELETE, UPDATE
- * and MERGE; deletion vectors in format v3; schema and partition evolution; several snapshots).
+ * and MERGE; deletion vectors in format v3; schema and partition evolution; several snapshots),
+ * plus two tables whose equality deletes Iceberg Java's own writers commit through Icefront.
  * The truth is Spark reading straight from the fixture with client-side planning. Every other
  * reader goes through Icefront, and must return the same rows for each table and filter:
  *   - catalog `fx` (type: rest, planning: upstream): the fixture plans when the client asks;
@@ -15,6 +16,7 @@ import t, { type Test } from 'tap';
 import { ClientError, ClientWorker, type CatalogRef, type ScanJob, type ScanResult } from './harness/clients.js';
 import { compareScan, label, type Comparison } from './harness/compare.js';
 import { filesystemCatalog, restCatalog, startInteropIcefront } from './harness/icefront.js';
+import { runEqualityDeleteWriter } from './harness/java-writer.js';
 import { Matrix } from './harness/matrix.js';
 import { startRestFixture } from './harness/rest-fixture.js';
 import { interopToolchain } from './harness/toolchain.js';
@@ -27,6 +29,7 @@ type Catalog = 'fx' | 'fxlocal' | 'fxfs';
 
 const env = await interopToolchain(t);
 if (env) {
+  const toolchain = env;
   for (const [name, version] of Object.entries(env.versions)) t.comment(`${name} ${version}`);
   const fixture = await startRestFixture(env);
   // batch-size 2: Icefront's own plans (fxfs, fxlocal) answer with plan tasks, so clients redeem
@@ -77,12 +80,16 @@ if (env) {
   const readerName = (r: Reader): string => `${r.client} (${r.mode}) → icefront ${r.catalog}`;
   const matrix = new Matrix(['fx', 'fxlocal', 'fxfs']);
 
+  /** The Java equality-delete writer's one run (it commits both eq_ tables). */
+  let javaWriter: Promise<unknown> | undefined;
   /** Snapshot ids per table in commit order, filled by the write step. */
   const snapshotsOf = new Map<string, string[]>();
 
   async function write(t: Test, table: InteropTable): Promise<void> {
     await worker.run({ client: 'spark', catalog: via('fx', 'client'), sql: ['CREATE NAMESPACE IF NOT EXISTS {catalog}.db'] }, 120_000);
-    for (const step of table.write) {
+    const steps = table.write === 'equality-delete-writer' ? [] : table.write;
+    if (table.write === 'equality-delete-writer') await (javaWriter ??= runEqualityDeleteWriter(toolchain, ice.url, 'fx'));
+    for (const step of steps) {
       const sql = step.sql.replaceAll('{table}', `{catalog}.${table.name}`);
       await worker.run({ client: 'spark', catalog: via('fx', step.planning ?? 'client'), sql: [sql] }, 300_000);
     }
@@ -97,14 +104,14 @@ if (env) {
     const [ns, name] = table.name.split('.') as [string, string];
     const commits = ice.requests.filter((r) => r.method === 'POST' && r.url === `/v1/fx/namespaces/${ns}/tables/${name}` && r.status === 200);
     t.ok(commits.length >= table.snapshots.length, `every commit of ${table.name} went through Icefront (${commits.length} commits answered 200)`);
-    for (const step of table.write.filter((s) => s.planning === 'server')) {
+    for (const step of steps.filter((s) => s.planning === 'server')) {
       const planned = ice.requests.some((r) => r.method === 'POST' && r.url === `/v1/fx/namespaces/${ns}/tables/${name}/plan` && r.body?.includes('"_pos"'));
       t.ok(planned, `the row-level DML's scan was planned by the fixture, through Icefront: ${step.sql.trim().split(/\s+/)[0]}`);
     }
     const rowLevel = summary.rows.filter((r) => ['delete', 'overwrite'].includes(r.operation));
     for (const r of rowLevel) {
-      const added = Number(r.summary['added-position-delete-files'] ?? 0) + Number(r.summary['added-dvs'] ?? 0);
-      t.ok(added > 0, `${table.name} snapshot ${r.id} (${r.operation}) wrote position deletes or deletion vectors (merge-on-read)`, { summary: r.summary });
+      const added = ['added-position-delete-files', 'added-dvs', 'added-equality-delete-files'].reduce((n, k) => n + Number(r.summary[k] ?? 0), 0);
+      t.ok(added > 0, `${table.name} snapshot ${r.id} (${r.operation}) wrote delete files (merge-on-read)`, { summary: r.summary });
     }
   }
 

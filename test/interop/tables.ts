@@ -15,6 +15,11 @@
  *             a merge-on-read MERGE (delete, update, insert) whose scan the fixture plans
  *   dv        format v3: merge-on-read DELETE twice and UPDATE, i.e. deletion vectors (Puffin),
  *             the second replacing the first for the same data file
+ *   eq_part   written by Iceberg Java's own writers (tools/interop/writers, Spark writes none):
+ *             equality deletes on `id` and on `qty` per identity partition, then rows re-inserted
+ *             with deleted keys (a higher sequence number: they stay)
+ *   eq_global the same writer, unpartitioned: a global equality delete on `note`, a position
+ *             delete, then an append
  */
 
 export interface FilterCase {
@@ -32,8 +37,11 @@ export interface FilterCase {
 export interface InteropTable {
   /** `db.name` */
   readonly name: string;
-  /** Run in order by Spark through Icefront; `{catalog}` is the catalog, `{table}` the table. */
-  readonly write: ReadonlyArray<{ readonly sql: string; readonly planning?: 'server' }>;
+  /**
+   * Run in order by Spark through Icefront; `{catalog}` is the catalog, `{table}` the table. Or
+   * the Java equality-delete writer (harness/java-writer.ts), which commits both eq_ tables.
+   */
+  readonly write: ReadonlyArray<{ readonly sql: string; readonly planning?: 'server' }> | 'equality-delete-writer';
   /** Operations of the table's snapshots in commit order, as the fixture must record them. */
   readonly snapshots: readonly string[];
   readonly columns: readonly string[];
@@ -199,4 +207,34 @@ const dv: InteropTable = {
   ],
 };
 
-export const INTEROP_TABLES: readonly InteropTable[] = [events, clicks, accounts, dv];
+// The writer's rows (see its source): eq_part ids 1..40, region east for even ids, qty = 10·id,
+// note null when id % 3 = 0; eq_global ids 1..35 with the same qty and note.
+const EQ_COLUMNS = ['id', 'region', 'qty', 'note'];
+const eqPart: InteropTable = {
+  name: 'db.eq_part',
+  write: 'equality-delete-writer',
+  snapshots: ['append', 'delete', 'delete', 'append'],
+  columns: EQ_COLUMNS,
+  filters: [
+    { name: 'equality deletes on two field sets, per partition' },
+    { name: 'identity partition', filter: "region = 'west'" },
+    { name: 'keys deleted, then re-inserted later (they stay) or not', filter: 'id IN (3, 4, 10, 11)' },
+    { name: 'int metrics around the deleted qty values', filter: 'qty >= 200 AND qty <= 320' },
+    { name: 'is null', filter: 'note IS NULL' },
+    { name: 'time travel: after the first equality deletes', at: 1 },
+  ],
+};
+const eqGlobal: InteropTable = {
+  name: 'db.eq_global',
+  write: 'equality-delete-writer',
+  snapshots: ['append', 'delete', 'delete', 'append'],
+  columns: EQ_COLUMNS,
+  filters: [
+    { name: 'a global equality delete, a position delete, a later append' },
+    { name: 'long metrics', filter: 'id < 12' },
+    { name: 'string prefix', filter: "note LIKE 'n2%'" },
+    { name: 'time travel: before the position delete', at: 1 },
+  ],
+};
+
+export const INTEROP_TABLES: readonly InteropTable[] = [events, clicks, accounts, dv, eqPart, eqGlobal];
