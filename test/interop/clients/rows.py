@@ -2,13 +2,16 @@
 
 A row is a mapping column → value; its canonical form is JSON with sorted keys, where ints stay
 ints, floats are repr()'d (so 1.0 and 1 differ, as the column type does), dates and timestamps
-are ISO strings, Decimals are strings and bytes are hex. The result's `hash` is SHA-256 over the
-sorted canonical rows, so it ignores order, and `rows` carries them (up to MAX_ROWS) for diffs.
+are ISO strings (timestamps with a zone converted to UTC, `+00:00`), UUIDs are their string form
+(as Spark reads them), Decimals are strings and bytes are hex. The result's `hash` is SHA-256
+over the sorted canonical rows, so it ignores order, and `rows` carries them (up to MAX_ROWS)
+for diffs.
 """
 import datetime
 import decimal
 import hashlib
 import json
+import uuid
 
 MAX_ROWS = 500
 
@@ -18,8 +21,14 @@ def _value(v):
         return v
     if isinstance(v, float):
         return {"float": repr(v)}
+    if isinstance(v, datetime.datetime) and v.tzinfo is not None:
+        # timestamptz: every client's zone becomes UTC (DuckDB answers in the session's zone).
+        return v.astimezone(datetime.timezone.utc).isoformat()
     if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
         return v.isoformat()
+    if isinstance(v, uuid.UUID):
+        # uuid columns: Spark reads them as strings, pyarrow and DuckDB as uuid.UUID.
+        return str(v)
     if isinstance(v, decimal.Decimal):
         return {"decimal": str(v)}
     if isinstance(v, (bytes, bytearray, memoryview)):
