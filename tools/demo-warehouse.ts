@@ -5,12 +5,29 @@
  * URI. fixtures/warehouse (recorded under s3://icefront-demo/…) stays what the tests read, locally
  * through a remap and over a real S3-compatible server. Regenerated on every start (about 2 s), so
  * it never lags the writer. Usage: tsx tools/demo-warehouse.ts [dir]
+ * (test/interop/demo-engines.test.ts calls writeDemoWarehouse with a temp folder.)
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildWarehouse } from './make-fixtures.js';
+import { buildWarehouse, type TableReport } from './make-fixtures.js';
 
-const dir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..', '.demo', 'warehouse'));
-const location = pathToFileURL(dir).href;
-const tables = buildWarehouse(dir, location);
-console.log(`demo warehouse: ${tables.length} tables at ${location}`);
+/** Where `npm start` writes the demo (config.example.yaml's `demo` catalog serves this folder). */
+export const DEMO_WAREHOUSE_DIR = path.join(import.meta.dirname, '..', '.demo', 'warehouse');
+
+export interface DemoWarehouse {
+  /** The `file://` URI every table's location starts with. */
+  readonly location: string;
+  readonly tables: TableReport[];
+}
+
+/** Writes the demo tables into `dir` (replacing an earlier demo there), recording its file:// URI. */
+export function writeDemoWarehouse(dir: string = DEMO_WAREHOUSE_DIR): DemoWarehouse {
+  const abs = path.resolve(dir);
+  const location = pathToFileURL(abs).href;
+  return { location, tables: buildWarehouse(abs, location) };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const { location, tables } = writeDemoWarehouse(process.argv[2] ?? DEMO_WAREHOUSE_DIR);
+  console.log(`demo warehouse: ${tables.length} tables at ${location}`);
+}

@@ -2,14 +2,16 @@
 
 A row is a mapping column → value; its canonical form is JSON with sorted keys, where ints stay
 ints, floats are repr()'d (so 1.0 and 1 differ, as the column type does), dates and timestamps
-are ISO strings (a timestamp with a zone as its UTC wall time: Spark hands out naive datetimes in
-the session zone, which the worker sets to UTC, while pyiceberg and DuckDB hand out aware ones), Decimals are strings and bytes are hex. The result's `hash` is SHA-256 over the
-sorted canonical rows, so it ignores order, and `rows` carries them (up to MAX_ROWS) for diffs.
+are ISO strings (timestamps with a zone converted to UTC, `+00:00`), UUIDs are their string form
+(as Spark reads them), Decimals are strings and bytes are hex. The result's `hash` is SHA-256
+over the sorted canonical rows, so it ignores order, and `rows` carries them (up to MAX_ROWS)
+for diffs.
 """
 import datetime
 import decimal
 import hashlib
 import json
+import uuid
 
 MAX_ROWS = 500
 
@@ -20,9 +22,13 @@ def _value(v):
     if isinstance(v, float):
         return {"float": repr(v)}
     if isinstance(v, datetime.datetime) and v.tzinfo is not None:
-        return v.astimezone(datetime.timezone.utc).replace(tzinfo=None).isoformat()
+        # timestamptz: every client's zone becomes UTC (DuckDB answers in the session's zone).
+        return v.astimezone(datetime.timezone.utc).isoformat()
     if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
         return v.isoformat()
+    if isinstance(v, uuid.UUID):
+        # uuid columns: Spark reads them as strings, pyarrow and DuckDB as uuid.UUID.
+        return str(v)
     if isinstance(v, decimal.Decimal):
         return {"decimal": str(v)}
     if isinstance(v, (bytes, bytearray, memoryview)):

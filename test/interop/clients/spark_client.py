@@ -8,12 +8,17 @@ Jobs (JSON):
                                                                            → rows summary + files read
                                                                              (SELECT DISTINCT _file, a second query)
 CAT = {"name": "ice", "uri": "http://127.0.0.1:<port>", "warehouse": "<name>" (optional),
-       "planning": "server" | "client"}. In SQL, the catalog is `{catalog}`; it is registered with
-the session on first use (Spark loads catalogs lazily, so one JVM serves every catalog).
+       "planning": "server" | "client"}
+   or {"name": "h", "type": "hadoop", "warehouse": "file:///<folder>"}: Iceberg's HadoopCatalog
+       reading a warehouse folder directly, no REST catalog involved.
+In SQL, the catalog is `{catalog}`; it is registered with the session on first use (Spark loads
+catalogs lazily, so one JVM serves every catalog). Scan rows: timestamptz values (Spark's
+TimestampType, which pyspark hands over as naive local time) become aware datetimes in UTC.
 
 One SparkSession per process: `python spark_client.py '<job json>'` runs one job; worker.py
 keeps the session for many.
 """
+import datetime
 import json
 import os
 import sys
@@ -57,11 +62,16 @@ def catalog(cat) -> str:
     spark = session()
     p = f"spark.sql.catalog.{name}"
     spark.conf.set(p, "org.apache.iceberg.spark.SparkCatalog")
-    spark.conf.set(f"{p}.type", "rest")
-    spark.conf.set(f"{p}.uri", cat["uri"])
-    if cat.get("warehouse"):
+    if cat.get("type") == "hadoop":
+        # Iceberg's own HadoopCatalog straight on a warehouse folder: no REST server involved.
+        spark.conf.set(f"{p}.type", "hadoop")
         spark.conf.set(f"{p}.warehouse", cat["warehouse"])
-    spark.conf.set(f"{p}.scan-planning-mode", cat.get("planning", "client"))
+    else:
+        spark.conf.set(f"{p}.type", "rest")
+        spark.conf.set(f"{p}.uri", cat["uri"])
+        if cat.get("warehouse"):
+            spark.conf.set(f"{p}.warehouse", cat["warehouse"])
+        spark.conf.set(f"{p}.scan-planning-mode", cat.get("planning", "client"))
     spark.conf.set(f"{p}.cache-enabled", "false")
     spark.conf.set(f"{p}.rest-metrics-reporting-enabled", "false")
     for k, v in cat.get("properties", {}).items():
@@ -84,7 +94,8 @@ def run(job) -> dict:
     source = f"{name}.{job['table']}"
     if job.get("snapshotId"):
         source += f" VERSION AS OF {int(job['snapshotId'])}"
-    rows = [r.asDict(recursive=True) for r in spark.sql(f"SELECT {cols} FROM {source}{where}").collect()]
+    df = spark.sql(f"SELECT {cols} FROM {source}{where}")
+    rows = [_zoned(r.asDict(recursive=True), df.schema) for r in df.collect()]
     files = None
     files_error = None
     if job.get("files", True):
@@ -99,6 +110,18 @@ def run(job) -> dict:
     if files_error:
         out["filesError"] = files_error
     return out
+
+
+def _zoned(row, schema) -> dict:
+    """Top-level TimestampType values as aware UTC datetimes (pyspark gives naive local time)."""
+    from pyspark.sql.types import TimestampType
+
+    for f in schema.fields:
+        v = row.get(f.name)
+        if isinstance(f.dataType, TimestampType) and v is not None:
+            row[f.name] = v.astimezone(datetime.timezone.utc)
+    return row
+
 
 if __name__ == "__main__":
     print(json.dumps(run(json.loads(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.read())), default=str))

@@ -19,14 +19,27 @@ export interface CatalogRef {
   readonly properties?: Readonly<Record<string, string>>;
 }
 
+/**
+ * Spark only: Iceberg's HadoopCatalog straight on a warehouse folder (`<ns>/<table>/metadata/
+ * v<N>.metadata.json` + `version-hint.text`), no REST catalog in between.
+ */
+export interface HadoopCatalogRef {
+  readonly name?: string;
+  readonly type: 'hadoop';
+  /** `file:///…` of the warehouse folder. */
+  readonly warehouse: string;
+  readonly properties?: Readonly<Record<string, string>>;
+}
+
 export type Job =
-  | { readonly client: 'spark'; readonly catalog: CatalogRef; readonly sql: readonly string[] }
-  | { readonly client: 'spark'; readonly catalog: CatalogRef; readonly query: string }
+  | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly sql: readonly string[] }
+  | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly query: string }
   | ScanJob;
 
 export interface ScanJob {
   readonly client: 'spark' | 'pyiceberg' | 'duckdb';
-  readonly catalog: CatalogRef;
+  /** A HadoopCatalogRef only with client `spark`. */
+  readonly catalog: CatalogRef | HadoopCatalogRef;
   /** `namespace.table` */
   readonly table: string;
   readonly columns: readonly string[];

@@ -3,7 +3,7 @@
  * request it answered recorded, so a failing comparison can show what went over the wire.
  */
 import type { AddressInfo } from 'node:net';
-import type { CatalogConfig, FilesystemCatalogConfig, RestCatalogConfig } from '../../../src/config/index.js';
+import type { CatalogConfig, Config, FilesystemCatalogConfig, RestCatalogConfig } from '../../../src/config/index.js';
 import { stringifyJson } from '../../../src/iceberg/index.js';
 import { buildIcefront } from '../../../src/main.js';
 
@@ -28,13 +28,21 @@ export interface InteropIcefront {
 }
 
 export async function startInteropIcefront(catalogs: CatalogConfig[], planning: { batchSize?: number } = {}): Promise<InteropIcefront> {
-  const { app } = buildIcefront({
+  return startRecordedIcefront({
     source: '',
     server: { host: '127.0.0.1', port: 0, bodyLimit: 1 << 20 },
     planning: { batchSize: planning.batchSize ?? 100, maxResponseBytes: 1 << 20, cacheBytes: 64 << 20 },
     catalogs: new Map(catalogs.map((c) => [c.name, c])),
     logLevel: process.env['ICEFRONT_INTEROP_LOG'] ?? 'silent',
   });
+}
+
+/**
+ * Icefront on a whole Config (e.g. one the real loader read from a file), recording every request,
+ * listening on `config.server`'s host and port (0: a free one).
+ */
+export async function startRecordedIcefront(config: Config): Promise<InteropIcefront> {
+  const { app } = buildIcefront(config);
   const requests: RecordedRequest[] = [];
   const errors = new WeakMap<object, string>();
   app.addHook('onSend', async (req, reply, payload) => {
@@ -52,8 +60,9 @@ export async function startInteropIcefront(catalogs: CatalogConfig[], planning: 
       ...(typeof req.headers['idempotency-key'] === 'string' && { idempotencyKey: req.headers['idempotency-key'] }),
     });
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { host, port } = config.server;
+  await app.listen({ host, port });
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${(app.server.address() as AddressInfo).port}`;
   return { url, requests, close: () => app.close() };
 }
 
