@@ -156,7 +156,7 @@ interface RawRestCatalog {
   planning?: 'auto' | 'upstream' | 'local';
   auth?: { mode: 'forward' } | { mode: 'bearer'; token: string } | { mode: 'oauth2'; 'token-url': string; 'client-id': string; 'client-secret': string; scope?: string };
   timeouts?: { 'connect-ms'?: number; 'request-ms'?: number };
-  limits?: { 'config-bytes'?: number; 'load-table-bytes'?: number };
+  limits?: { 'config-bytes'?: number; 'load-table-bytes'?: number; 'max-in-flight'?: number; 'max-queued'?: number };
   storage?: {
     s3?: { endpoint?: string; region?: string; 'path-style'?: boolean; 'access-key-id'?: string; 'secret-access-key'?: string; 'session-token'?: string };
     local?: { roots: string[]; locations?: Record<string, string> };
@@ -212,6 +212,8 @@ function buildRest(name: string, c: RawRestCatalog, base: string): RestCatalogCo
       limits: Object.freeze({
         ...(c.limits['config-bytes'] && { configBytes: c.limits['config-bytes'] }),
         ...(c.limits['load-table-bytes'] && { loadTableBytes: c.limits['load-table-bytes'] }),
+        ...(c.limits['max-in-flight'] !== undefined && { maxInFlight: c.limits['max-in-flight'] }),
+        ...(c.limits['max-queued'] !== undefined && { maxQueued: c.limits['max-queued'] }),
       }),
     }),
   });

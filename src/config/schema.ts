@@ -61,6 +61,8 @@ const restCatalog = {
       properties: {
         'config-bytes': { type: 'integer', minimum: 4096 },
         'load-table-bytes': { type: 'integer', minimum: 4096 },
+        'max-in-flight': { type: 'integer', minimum: 1, maximum: 100000 },
+        'max-queued': { type: 'integer', minimum: 0, maximum: 1000000 },
       },
     },
     timeouts: {

@@ -75,7 +75,7 @@ export interface RestCatalogConfig {
   readonly requestTimeoutMs: number;
   readonly storage?: { readonly s3?: S3StorageConfig; readonly local?: LocalStorageConfig };
   /** Largest upstream answers read into memory, in bytes (larger: 502); defaults in catalogs/rest. */
-  readonly limits?: { readonly configBytes?: number; readonly loadTableBytes?: number };
+  readonly limits?: { readonly configBytes?: number; readonly loadTableBytes?: number; readonly maxInFlight?: number; readonly maxQueued?: number };
 }
 
 /** Local files a `rest` catalog's tables may live in (`file:` and absolute locations). */

@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   STORAGE_FAILURE: { status: 500, type: 'RuntimeIOException' },
   UPSTREAM_BAD_GATEWAY: { status: 502, type: 'BadGatewayException' },
   UPSTREAM_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' },
+  UPSTREAM_BUSY: { status: 503, type: 'ServiceUnavailableException' }, // its limits.max-in-flight are taken and the queue is full or too slow
   UPSTREAM_TIMEOUT: { status: 504, type: 'GatewayTimeoutException' },
   UPSTREAM_ERROR: { status: 502, type: 'BadGatewayException' }, // status/type/body come from the upstream (catalogs UpstreamResponseError)
   // not HTTP: start-up

@@ -71,7 +71,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
   if (model.code >= 500) request.log.error({ err }, model.message);
   else request.log.info({ errorType: model.type, status: model.code }, model.message);
   const body: IcebergErrorResponse = { error: model };
-  return reply.code(model.code).headers(headers).type('application/json').send(JSON.stringify(body));
+  return reply.code(model.code).headers({ ...retryAfter(err), ...headers }).type('application/json').send(JSON.stringify(body));
+}
+
+/** RFC 9110 §10.2.3: a refusal for load, not for the request itself, says when to come back. */
+function retryAfter(err: unknown): Record<string, string> {
+  return isIcefrontError(err, 'UPSTREAM_BUSY') ? { 'retry-after': '1' } : {};
 }
 
 /** A route that exists in the spec but not for this method. */

@@ -62,7 +62,8 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
   // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
   const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
   const body = rawBodyOf(request.raw);
-  await passThrough.forward(request, reply, body === undefined ? target : { ...target, body });
+  // The turn is held until the client's response closes, so a streamed exchange counts as long as it lasts.
+  await target.admit(() => passThrough.forward(request, reply, body === undefined ? target : { ...target, body }));
   return reply;
 }
 

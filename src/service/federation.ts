@@ -26,6 +26,8 @@ export interface UpstreamTarget {
   readonly setHeaders: Readonly<Record<string, string>>;
   readonly dropHeaders: readonly string[];
   readonly timeoutMs: number;
+  /** Runs the exchange once the upstream's gate admits it (limits.max-in-flight, max-queued). */
+  admit<T>(exchange: () => Promise<T>): Promise<T>;
 }
 
 export interface UpstreamReply {
@@ -94,6 +96,7 @@ export class Federation {
       // The caller's Authorization reaches this upstream only in forward mode (then it is in `auth`).
       dropHeaders: ['authorization', 'cookie'],
       timeoutMs: config.requestTimeoutMs,
+      admit: (exchange) => upstream.gate.run(exchange, config.requestTimeoutMs),
     };
   }
 

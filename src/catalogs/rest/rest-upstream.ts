@@ -9,6 +9,7 @@ import { UpstreamHttp, type SendOptions, type Target } from './http-client.js';
 import { encodeNamespace, encodeSegment, toUpstreamPath } from './paths.js';
 import { parseLoadTableResult, type UpstreamTable } from './load-table-result.js';
 import { UpstreamAuthenticator } from './upstream-auth.js';
+import { DEFAULT_GATE_LIMITS, UpstreamGate } from './upstream-gate.js';
 import { parseUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
 import { UpstreamResponseError, type UpstreamResponse } from './upstream-error.js';
 
@@ -37,6 +38,8 @@ export interface RestUpstream {
   readonly basePath: string;
   /** The upstream's own undici Agent (its timeouts), for the proxy to stream through. */
   readonly dispatcher: Dispatcher;
+  /** Admission to this upstream: every request Icefront sends it, streamed or read, takes a turn. */
+  readonly gate: UpstreamGate;
   /**
    * GET {uri}/v1/config (+ `?warehouse=`), cached 30 s, one request for concurrent callers,
    * failures not cached. forward mode sends `callerAuthorization` (none when absent) and caches
@@ -76,7 +79,8 @@ class RestUpstreamClient implements RestUpstream {
   readonly origin: string;
   readonly basePath: string;
   readonly #config: RestCatalogConfig;
-  readonly #limits: Required<NonNullable<RestCatalogConfig['limits']>>;
+  readonly gate: UpstreamGate;
+  readonly #limits: typeof DEFAULT_LIMITS;
   readonly #http: UpstreamHttp;
   readonly #auth: UpstreamAuthenticator;
   readonly #now: () => number;
@@ -92,6 +96,10 @@ class RestUpstreamClient implements RestUpstream {
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.#config = config;
     this.#limits = { ...DEFAULT_LIMITS, ...config.limits };
+    this.gate = new UpstreamGate(config.name, {
+      maxInFlight: config.limits?.maxInFlight ?? DEFAULT_GATE_LIMITS.maxInFlight,
+      maxQueued: config.limits?.maxQueued ?? DEFAULT_GATE_LIMITS.maxQueued,
+    });
     this.#now = options.now ?? Date.now;
     this.#log = options.logger?.child({ catalog: config.name });
     this.#http = new UpstreamHttp(config.name, config.connectTimeoutMs, config.requestTimeoutMs, options.bufferBudget);
@@ -152,7 +160,10 @@ class RestUpstreamClient implements RestUpstream {
   async request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse> {
     const what = `${method} ${stripQuery(path)}`;
     // every route Icefront reads whole through here is a load-table
-    const res = await this.#http.send(method, this.#target(path), what, { maxBytes: this.#limits.loadTableBytes, ...options });
+    const res = await this.gate.run(
+      () => this.#http.send(method, this.#target(path), what, { maxBytes: this.#limits.loadTableBytes, ...options }),
+      this.#config.requestTimeoutMs,
+    );
     if (res.status >= 400) throw new UpstreamResponseError(this.name, what, res);
     return res;
   }
@@ -178,7 +189,11 @@ class RestUpstreamClient implements RestUpstream {
     const what = `${method} ${stripQuery(path)}`;
     const send = async () => {
       const auth = await this.#auth.headers(caller);
-      return this.#http.send(method, this.#target(path), what, { headers: { accept: 'application/json', ...headers, ...auth }, maxBytes });
+      // Only the call itself takes a turn: a token fetch before it must never wait behind calls waiting for tokens.
+      return this.gate.run(
+        () => this.#http.send(method, this.#target(path), what, { headers: { accept: 'application/json', ...headers, ...auth }, maxBytes }),
+        this.#config.requestTimeoutMs,
+      );
     };
     let res = await send();
     if (res.status === 401 && this.#auth.refreshable) {
