@@ -151,7 +151,7 @@ class RestUpstreamClient implements RestUpstream {
 
   async request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse> {
     const what = `${method} ${stripQuery(path)}`;
-    // every route Icefront reads whole through here is a load-table
+    // what Icefront reads whole through here: load-table, and listings filtered for a caller's sight
     const res = await this.#http.send(method, this.#target(path), what, { maxBytes: this.#limits.loadTableBytes, ...options });
     if (res.status >= 400) throw new UpstreamResponseError(this.name, what, res);
     return res;
