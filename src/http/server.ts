@@ -110,10 +110,12 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const auth = options.auth;
   const accessContext: AccessContext | undefined = auth && { auth, configTarget: (warehouse) => options.service.configTarget(warehouse) };
   if (accessContext) {
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       const spec = specOf(request);
       if (spec !== undefined && OPEN_PATHS.has(spec.path)) return;
       await authorize(accessContext, request, spec, spec ? servedMethod(spec, request.method) : request.method);
+      // fastify writes its "request completed" line through reply.log: it names the principal too
+      reply.log = request.log;
     });
   }
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err));

@@ -172,6 +172,7 @@ t.test('authentication and the allow rules, on a filesystem catalog', async (t) 
     for (const token of Object.values(TOKENS)) t.notOk(text.includes(token), 'static token not logged');
     t.notOk(/eyJ[A-Za-z0-9_-]{10,}\.eyJ/.test(text), 'no JWT logged');
     t.ok(lines.some((l) => l.principal === 'alice'), 'the principal is bound to request lines');
+    t.ok(lines.some((l) => l.msg === 'request completed' && l.principal === 'prometheus'), 'the request-completed line too, on routes without a catalog');
     t.ok(lines.some((l) => l.principal === 'bob' && l.errorType === 'ForbiddenException'), 'refusals are logged with who was refused');
   });
 });
