@@ -64,7 +64,7 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
     const answer = await service.federation.loadTable(prefix, rawRest(url), caller, headers, ctx.origin.publicBaseUrl(request.raw));
     return reply.code(answer.status).headers(answer.headers).send(answer.status === 304 ? undefined : answer.body);
   }
-  const listed = LISTINGS.get(`${request.method} ${specPath}`);
+  const listed = LISTINGS.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${specPath}`);
   const keep = ctx.access?.keep;
   if (listed !== undefined && keep !== undefined) {
     // a namespace is an array of levels; a table or view is kept by its identifier's namespace
