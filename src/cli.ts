@@ -4,6 +4,7 @@
  *   icefront plan …                                          plan a scan (cli-plan.ts)
  */
 import { parseArgs } from 'node:util';
+import { describeAuth } from './auth/index.js';
 import { loadConfigFile } from './config/index.js';
 import { isIcefrontError } from './errors/index.js';
 import { PLAN_USAGE, planCommand, UsageError } from './cli-plan.js';
@@ -35,7 +36,9 @@ async function serve(args: string[]): Promise<void> {
   const first = config.catalogs.keys().next().value ?? 'demo';
   console.log(`Icefront is listening on ${running.url}`);
   console.log(`Catalogs: ${[...config.catalogs.keys()].join(', ')}`);
-  console.log(`Try:  curl '${running.url}/v1/config?warehouse=${encodeURIComponent(first)}'`);
+  for (const line of describeAuth(config)) console.log(line);
+  const bearer = config.auth ? `-H "Authorization: Bearer $TOKEN" ` : '';
+  console.log(`Try:  curl ${bearer}'${running.url}/v1/config?warehouse=${encodeURIComponent(first)}'`);
   const stop = (signal: string) => {
     running.logger.info({ signal }, 'shutting down');
     running.close().then(

@@ -3,6 +3,7 @@
  * Nothing imports this file; cli.ts and tests call it.
  */
 import type { FastifyInstance } from 'fastify';
+import { AccessPolicy, createAuthenticator, describeAuth } from './auth/index.js';
 import { createByteBudget, createComputeCache } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
@@ -90,7 +91,19 @@ export function buildIcefront(config: Config, options: { logger?: Logger } = {})
   const metrics = createMetrics();
   const service = buildService(config, metrics, logger);
   const { publicUrl, trustedProxies } = config.server;
-  const app = buildServer({ service, logger, bodyLimit: config.server.bodyLimit, metrics, origin: { ...(publicUrl && { publicUrl }), ...(trustedProxies && { trustedProxies }) } });
+  const auth = config.auth && {
+    authenticator: createAuthenticator(config.auth),
+    policy: new AccessPolicy(config.auth.allow, config.auth.adminRoles),
+    ...(config.auth.jwt?.tokenEndpoint && { tokenEndpoint: config.auth.jwt.tokenEndpoint }),
+  };
+  const app = buildServer({
+    service,
+    logger,
+    bodyLimit: config.server.bodyLimit,
+    metrics,
+    origin: { ...(publicUrl && { publicUrl }), ...(trustedProxies && { trustedProxies }) },
+    ...(auth && { auth }),
+  });
   app.addHook('onClose', () => service.federation.close());
   return { app, logger };
 }
@@ -101,6 +114,7 @@ export async function startIcefront(
   options: { logger?: Logger; port?: number; host?: string } = {},
 ): Promise<RunningIcefront> {
   const icefront = buildIcefront(config, options);
+  for (const line of describeAuth(config)) icefront.logger[config.auth ? 'info' : 'warn'](line);
   const host = options.host ?? config.server.host;
   await icefront.app.listen({ host, port: options.port ?? config.server.port });
   const address = icefront.app.server.address();

@@ -9,5 +9,11 @@ export type {
   S3StorageConfig,
   LocalStorageConfig,
   LocationRemap,
+  AuthConfig,
+  StaticTokenConfig,
+  JwtConfig,
+  AllowRule,
+  Access,
 } from './types.js';
 export { loadConfigFile, parseConfig, DEFAULTS } from './load.js';
+export { ASYMMETRIC_JWT_ALGORITHMS, AUTH_DEFAULTS } from './auth.js';

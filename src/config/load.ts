@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { fail } from '../errors/index.js';
+import { buildAuth, type Invalid, type RawAuth } from './auth.js';
 import { substituteEnv } from './env.js';
 import { CONFIG_SCHEMA } from './schema.js';
 import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, UpstreamAuth } from './types.js';
@@ -54,7 +55,9 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
     const node = nearestNode(doc, keyPath);
     throw fail('CONFIG_INVALID', `${where(node)}: ${keyPath.join('.') || '(root)'}: ${describe(err)}`);
   }
-  return build(data as RawConfig, source);
+  const invalid: Invalid = (keyPath, message) =>
+    fail('CONFIG_INVALID', `${where(nearestNode(doc, keyPath.map(String)))}: ${keyPath.join('.')}: ${message}`);
+  return build(data as RawConfig, source, invalid);
 }
 
 function substituteTree(
@@ -139,6 +142,7 @@ interface RawConfig {
   server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number };
   planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string };
   logging?: { level?: string };
+  auth?: RawAuth;
   catalogs: Record<string, RawFilesystemCatalog | RawRestCatalog>;
 }
 
@@ -219,7 +223,7 @@ function buildRest(name: string, c: RawRestCatalog, base: string): RestCatalogCo
   });
 }
 
-function build(raw: RawConfig, source: string): Config {
+function build(raw: RawConfig, source: string, invalid: Invalid): Config {
   const base = source ? path.dirname(source) : process.cwd();
   const catalogs = new Map<string, CatalogConfig>();
   for (const [name, c] of Object.entries(raw.catalogs)) {
@@ -258,5 +262,6 @@ function build(raw: RawConfig, source: string): Config {
     }),
     catalogs,
     logLevel: raw.logging?.level ?? DEFAULTS.logLevel,
+    ...(raw.auth && { auth: buildAuth(raw.auth, base, invalid) }),
   });
 }

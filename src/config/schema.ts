@@ -1,4 +1,6 @@
 /** JSON Schema of the YAML configuration (validated with ajv after `${ENV}` substitution). */
+import { AUTH_SCHEMA } from './auth.js';
+
 const catalogName = '^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$';
 
 const filesystemCatalog = {
@@ -133,6 +135,7 @@ export const CONFIG_SCHEMA = {
         'token-secret': { type: 'string', minLength: 16 },
       },
     },
+    auth: AUTH_SCHEMA,
     logging: {
       type: 'object',
       additionalProperties: false,

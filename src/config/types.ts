@@ -88,6 +88,64 @@ export interface LocalStorageConfig {
 
 export type CatalogConfig = FilesystemCatalogConfig | RestCatalogConfig;
 
+/** A static bearer token, known only by the SHA-256 of its text. */
+export interface StaticTokenConfig {
+  /** Lowercase hex SHA-256 of the token (64 characters). */
+  readonly sha256: string;
+  readonly principal: string;
+  readonly roles: readonly string[];
+}
+
+/** JWT bearer tokens from an OIDC provider, verified with its public keys. */
+export interface JwtConfig {
+  /** Where the provider publishes its keys (exactly one of `jwksUri`, `publicKeyFile`). */
+  readonly jwksUri?: string;
+  /** A PEM public key (SPKI or X.509 certificate), absolute path. */
+  readonly publicKeyFile?: string;
+  readonly issuer: string;
+  /** The token's `aud` must name one of these. */
+  readonly audience: readonly string[];
+  /** Claim naming the principal (default `sub`). */
+  readonly principalClaim: string;
+  /** Claim holding the principal's roles (an array, or a space-separated string); none when unset. */
+  readonly rolesClaim?: string;
+  /** Accepted `alg` values, all asymmetric; default every RS/PS/ES/EdDSA algorithm. */
+  readonly algorithms: readonly string[];
+  /** The provider's token endpoint, advertised to clients as `oauth2-server-uri`. */
+  readonly tokenEndpoint?: string;
+  /** Leeway for `exp` and `nbf`, in seconds. */
+  readonly clockToleranceSeconds: number;
+  /** Fetching the JWKS takes at most this long. */
+  readonly jwksTimeoutMs: number;
+  /** A fetched JWKS is reused this long (an unknown `kid` refetches it sooner, at most every 30 s). */
+  readonly jwksCacheMs: number;
+}
+
+/** What a rule lets its callers do: `write` includes `read`. */
+export type Access = 'read' | 'write';
+
+/** One allow rule: who (principals or roles), where (catalogs, optionally namespaces and below), what (access). */
+export interface AllowRule {
+  /** Principal names; `*` is any authenticated caller. */
+  readonly principals: readonly string[];
+  readonly roles: readonly string[];
+  /** Catalog names; `*` is every catalog. */
+  readonly catalogs: readonly string[];
+  /** Namespaces (as levels) the rule covers, each with everything below it; undefined: the whole catalog. */
+  readonly namespaces?: readonly (readonly string[])[];
+  readonly access: Access;
+}
+
+/** Who may come in (tokens, jwt) and what they may do (allow, admin roles). */
+export interface AuthConfig {
+  readonly tokens: readonly StaticTokenConfig[];
+  readonly jwt?: JwtConfig;
+  /** First match wins; no match → 403. */
+  readonly allow: readonly AllowRule[];
+  /** Roles that may read operator surfaces (`/metrics`). */
+  readonly adminRoles: readonly string[];
+}
+
 export interface Config {
   /** Absolute path of the file this came from ('' when built in code). */
   readonly source: string;
@@ -95,4 +153,6 @@ export interface Config {
   readonly planning: PlanningConfig;
   readonly catalogs: ReadonlyMap<string, CatalogConfig>;
   readonly logLevel: string;
+  /** Absent: authentication is off and every caller is trusted. */
+  readonly auth?: AuthConfig;
 }

@@ -14,9 +14,12 @@ export const ERROR_CODES = {
   INVALID_FILTER: { status: 400, type: 'ValidationException' },
   INVALID_SCAN: { status: 400, type: 'IllegalArgumentException' },
   INVALID_VALUE: { status: 400, type: 'BadRequestException' },
-  // 401 / 403
+  // 401 / 403 (REST spec UnauthorizedResponse, ForbiddenResponse)
   NOT_AUTHORIZED: { status: 401, type: 'NotAuthorizedException' },
+  CREDENTIALS_MISSING: { status: 401, type: 'NotAuthorizedException' }, // no Authorization: Bearer …
+  CREDENTIALS_INVALID: { status: 401, type: 'NotAuthorizedException' }, // a token Icefront does not accept
   FORBIDDEN: { status: 403, type: 'ForbiddenException' },
+  ACCESS_DENIED: { status: 403, type: 'ForbiddenException' }, // a valid caller no auth.allow rule lets through
   PATH_OUTSIDE_WAREHOUSE: { status: 403, type: 'ForbiddenException' },
   // 404
   NOT_FOUND: { status: 404, type: 'NotFoundException' },
@@ -39,6 +42,7 @@ export const ERROR_CODES = {
   UPSTREAM_BAD_GATEWAY: { status: 502, type: 'BadGatewayException' },
   UPSTREAM_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' },
   UPSTREAM_BUSY: { status: 503, type: 'ServiceUnavailableException' }, // its limits.max-in-flight are taken and the queue is full or too slow
+  IDENTITY_PROVIDER_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' }, // the JWKS could not be fetched
   UPSTREAM_TIMEOUT: { status: 504, type: 'GatewayTimeoutException' },
   UPSTREAM_ERROR: { status: 502, type: 'BadGatewayException' }, // status/type/body come from the upstream (catalogs UpstreamResponseError)
   // not HTTP: start-up

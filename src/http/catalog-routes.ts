@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Namespace } from '../catalogs/index.js';
-import { ENDPOINTS, type CallerContext, type Service } from '../service/index.js';
+import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type Service } from '../service/index.js';
+import type { RequestAccess } from './access.js';
 import { ifNoneMatchHits } from './conditional.js';
 import { sendJson } from './reply.js';
 import type { Origin } from './origin.js';
@@ -12,6 +13,8 @@ export interface RouteContext {
   readonly reply: FastifyReply;
   readonly specPath: string;
   readonly origin: Origin;
+  /** What authorization decided (absent when authentication is off). */
+  readonly access?: RequestAccess;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<FastifyReply>;
@@ -58,8 +61,19 @@ function page(ctx: RouteContext) {
   return { pageToken: queryParam(query, 'pageToken', 'INVALID_PAGE'), pageSize: queryParam(query, 'pageSize', 'INVALID_PAGE') };
 }
 
+/**
+ * Where clients configured with a `credential` get tokens (Java's and pyiceberg's
+ * `oauth2-server-uri`, iceberg#10537): the identity provider's endpoint, as a default, in place of
+ * any an upstream advertised.
+ */
+function withTokenEndpoint(config: CatalogConfigResponse, tokenEndpoint: string | undefined): CatalogConfigResponse {
+  if (tokenEndpoint === undefined) return config;
+  const { 'oauth2-server-uri': _upstreams, ...overrides } = config.overrides;
+  return { ...config, defaults: { ...config.defaults, 'oauth2-server-uri': tokenEndpoint }, overrides };
+}
+
 /** Handlers of the endpoints Icefront serves, keyed by their advertised endpoint string. */
-export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandler> {
+export function catalogRoutes(service: Service, tokenEndpoint?: string): ReadonlyMap<string, RouteHandler> {
   return new Map<string, RouteHandler>([
     [
       'GET /v1/config',
@@ -67,9 +81,10 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
         const warehouse = queryParam(ctx.request.query, 'warehouse');
         if (warehouse !== undefined && service.federation.has(warehouse)) {
           const caller = typeof ctx.request.headers.authorization === 'string' ? ctx.request.headers.authorization : undefined;
-          return sendJson(ctx.reply, 200, await service.federation.config(warehouse, caller, ctx.origin.publicBaseUrl(ctx.request.raw)));
+          const config = await service.federation.config(warehouse, caller, ctx.origin.publicBaseUrl(ctx.request.raw));
+          return sendJson(ctx.reply, 200, withTokenEndpoint(config, tokenEndpoint));
         }
-        return sendJson(ctx.reply, 200, service.getConfig(warehouse));
+        return sendJson(ctx.reply, 200, withTokenEndpoint(service.getConfig(warehouse), tokenEndpoint));
       },
     ],
     [
@@ -77,7 +92,7 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
       async (ctx) => {
         const { prefix } = readCatalogPath(ctx);
         const parent = parseParentParam(queryParam(ctx.request.query, 'parent', 'INVALID_NAMESPACE'));
-        return sendJson(ctx.reply, 200, await service.listNamespaces(prefix, parent, page(ctx)));
+        return sendJson(ctx.reply, 200, await service.listNamespaces(prefix, parent, page(ctx), ctx.access?.keep));
       },
     ],
     [
@@ -100,7 +115,8 @@ export function catalogRoutes(service: Service): ReadonlyMap<string, RouteHandle
       ENDPOINTS.listTables,
       async (ctx) => {
         const { prefix, namespace } = readCatalogPath(ctx);
-        return sendJson(ctx.reply, 200, await service.listTables(prefix, namespace, page(ctx)));
+        const keep = ctx.access?.keep;
+        return sendJson(ctx.reply, 200, await service.listTables(prefix, namespace, page(ctx), keep && ((id) => keep(id.namespace))));
       },
     ],
     [

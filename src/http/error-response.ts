@@ -71,7 +71,17 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
   if (model.code >= 500) request.log.error({ err }, model.message);
   else request.log.info({ errorType: model.type, status: model.code }, model.message);
   const body: IcebergErrorResponse = { error: model };
-  return reply.code(model.code).headers({ ...retryAfter(err), ...headers }).type('application/json').send(JSON.stringify(body));
+  return reply.code(model.code).headers({ ...challenge(err), ...retryAfter(err), ...headers }).type('application/json').send(JSON.stringify(body));
+}
+
+/**
+ * RFC 6750 §3: Icefront's own 401 names the scheme it accepts; a token it refused also says
+ * `invalid_token` (and nothing about the token). An upstream's 401 passes as the upstream sent it.
+ */
+function challenge(err: unknown): Record<string, string> {
+  if (isIcefrontError(err, 'CREDENTIALS_MISSING')) return { 'www-authenticate': 'Bearer realm="icefront"' };
+  if (isIcefrontError(err, 'CREDENTIALS_INVALID')) return { 'www-authenticate': 'Bearer realm="icefront", error="invalid_token"' };
+  return {};
 }
 
 /** RFC 9110 §10.2.3: a refusal for load, not for the request itself, says when to come back. */

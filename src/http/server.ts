@@ -5,6 +5,7 @@ import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
 import { createLogger, type Logger, type Metrics } from '../observability/index.js';
 import { PLANNING_ENDPOINTS, type Service } from '../service/index.js';
+import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
 import { callerOf, catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
 import { clientErrorResponse, methodNotAllowed, sendError } from './error-response.js';
 import { sendJson } from './reply.js';
@@ -13,7 +14,7 @@ import { createOrigin, type Origin, type OriginOptions } from './origin.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
 import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
-import { ALL_METHODS, SPEC_PATHS, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
+import { ALL_METHODS, SPEC_PATHS, servedMethod, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 
 export interface BuildServerOptions {
   readonly service: Service;
@@ -25,6 +26,8 @@ export interface BuildServerOptions {
   readonly metrics?: Metrics;
   /** `server.public-url` and `server.trusted-proxies` (see origin.ts). */
   readonly origin?: OriginOptions;
+  /** Authentication and the allow rules; absent: every caller is trusted. */
+  readonly auth?: AuthOptions;
 }
 
 /** Long enough for deeply nested namespaces with long level names; beyond it → 400. */
@@ -53,9 +56,19 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // Icefront may answer itself: those are read like Icefront's own and their text kept, so a
   // forwarded one still carries exactly what the client sent. JSON keeps 64-bit ids exact
   // (snapshot ids exceed 2^53): parsed with the lossless codec.
+  // With authentication on, bodies that name what a request changes (create namespace, rename,
+  // multi-table commit, S3 signing) are read the same way, to be authorized before forwarding.
+  const metrics = options.metrics;
+  const paths = [...SPEC_PATHS, HEALTH, ...(metrics ? [METRICS] : [])];
+  const specByRoute = new Map(paths.map((spec) => [toRouterPath(spec.path), spec]));
+  const specOf = (request: FastifyRequest) => specByRoute.get(request.routeOptions.url ?? '');
   const underUpstream = (request: FastifyRequest) => upstreamPrefixOf(request.raw.url ?? '/', options.service) !== undefined;
   const planningBody = (request: FastifyRequest) => /\/(plan|tasks)$/.test(rawPath(request.raw.url ?? '/'));
-  const upstreamBody = (request: FastifyRequest) => underUpstream(request) && !planningBody(request);
+  const authorizedBody = (request: FastifyRequest) => {
+    const spec = specOf(request);
+    return options.auth !== undefined && spec !== undefined && authorizesBody(`${servedMethod(spec, request.method)} ${spec.path}`);
+  };
+  const upstreamBody = (request: FastifyRequest) => underUpstream(request) && !planningBody(request) && !authorizedBody(request);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', (request, payload, done) => {
     if (upstreamBody(request)) return done(null, undefined);
@@ -92,6 +105,19 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // One hook before any route: with auth on, every request but the open ones (liveness, the
+  // token route that only refuses) is authenticated, and its route's requirement checked.
+  const auth = options.auth;
+  const accessContext: AccessContext | undefined = auth && { auth, configTarget: (warehouse) => options.service.configTarget(warehouse) };
+  if (accessContext) {
+    app.addHook('onRequest', async (request, reply) => {
+      const spec = specOf(request);
+      if (spec !== undefined && OPEN_PATHS.has(spec.path)) return;
+      await authorize(accessContext, request, spec, spec ? servedMethod(spec, request.method) : request.method);
+      // fastify writes its "request completed" line through reply.log: it names the principal too
+      reply.log = request.log;
+    });
+  }
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, fail('NOT_FOUND', `No such endpoint: ${request.method} ${rawPath(request.raw.url ?? '/')}`)),
@@ -100,19 +126,14 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const passThrough = createPassThrough();
   app.addHook('onClose', async () => passThrough.close());
   const origin = createOrigin(options.origin ?? {});
-  const handlers = new Map(catalogRoutes(options.service));
+  const handlers = new Map(catalogRoutes(options.service, auth?.tokenEndpoint));
   handlers.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
-  const metrics = options.metrics;
-  const paths = [...SPEC_PATHS, HEALTH];
-  if (metrics) {
-    handlers.set(`GET ${METRICS.path}`, async (ctx) => ctx.reply.code(200).type(metrics.contentType).send(await metrics.render()));
-    paths.push(METRICS);
-  }
+  if (metrics) handlers.set(`GET ${METRICS.path}`, async (ctx) => ctx.reply.code(200).type(metrics.contentType).send(await metrics.render()));
   for (const spec of paths) {
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, handlers, options.service, passThrough, origin),
+      handler: dispatcher(spec, handlers, options.service, passThrough, origin, accessContext),
       // Request durations per spec route template (never the raw path: unbounded label values).
       ...(metrics && {
         onResponse: async (request: FastifyRequest, reply: FastifyReply) =>
@@ -128,12 +149,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
  * not serve → 406 (after the prefix is checked); a method the spec does not define → 405.
  * HEAD on a path whose spec defines GET but no HEAD is answered as GET without the body.
  */
-function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>, service: Service, passThrough: PassThrough, origin: Origin) {
+function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>, service: Service, passThrough: PassThrough, origin: Origin, access: AccessContext | undefined) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const method = (request.method === 'HEAD' && headAsGet ? 'GET' : request.method) as HttpMethod;
-    const ctx: RouteContext = { request, reply, specPath: spec.path, origin };
+    const method = servedMethod(spec, request.method) as HttpMethod;
+    const decided = accessOf(request);
+    const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }) };
+    // what only the body names is authorized now that the body is read
+    if (access && decided?.writesOf) authorizeBody(access, request, spec.path);
     const upstream = spec.path.includes('{prefix}') ? upstreamPrefixOf(request.raw.url ?? '/', service) : undefined;
     const handler = handlers.get(`${method} ${spec.path}`);
     if (upstream !== undefined && spec.methods.includes(method)) {

@@ -46,3 +46,8 @@ export const SPEC_PATHS: readonly SpecPath[] = [
 export function toRouterPath(specPath: string): string {
   return specPath.replace(/\{([^}]+)\}/g, (_m, name: string) => `:${name.replace(/-(\w)/g, (_d, c: string) => c.toUpperCase())}`);
 }
+
+/** The method a request is served as: HEAD on a path whose spec defines GET but no HEAD is answered as GET. */
+export function servedMethod(spec: SpecPath, method: string): string {
+  return method === 'HEAD' && spec.methods.includes('GET') && !spec.methods.includes('HEAD') ? 'GET' : method;
+}

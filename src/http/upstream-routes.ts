@@ -36,6 +36,13 @@ function rawRest(rawUrl: string): string {
 
 const FORWARDED_TO_LOAD = ['if-none-match', 'x-iceberg-access-delegation', 'accept'];
 
+/** Listings a caller may see only part of, and the field of their answer that lists. */
+const LISTINGS: ReadonlyMap<string, 'namespaces' | 'identifiers'> = new Map([
+  [ENDPOINTS.listNamespaces, 'namespaces'],
+  [ENDPOINTS.listTables, 'identifiers'],
+  ['GET /v1/{prefix}/namespaces/{namespace}/views', 'identifiers'],
+]);
+
 /** `.` or `..`, raw or percent-encoded (any case): a segment a URL parser would resolve away. */
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
@@ -56,6 +63,21 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
     }
     const answer = await service.federation.loadTable(prefix, rawRest(url), caller, headers, ctx.origin.publicBaseUrl(request.raw));
     return reply.code(answer.status).headers(answer.headers).send(answer.status === 304 ? undefined : answer.body);
+  }
+  const listed = LISTINGS.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${specPath}`);
+  const keep = ctx.access?.keep;
+  if (listed !== undefined && keep !== undefined) {
+    // a namespace is an array of levels; a table or view is kept by its identifier's namespace
+    const levels = (value: unknown): value is string[] => Array.isArray(value) && value.every((l) => typeof l === 'string');
+    const keepEntry =
+      listed === 'namespaces'
+        ? (entry: unknown) => levels(entry) && keep(entry)
+        : (entry: unknown) => {
+            const ns = entry !== null && typeof entry === 'object' ? (entry as { namespace?: unknown }).namespace : undefined;
+            return levels(ns) && keep(ns);
+          };
+    const answer = await service.federation.listing(prefix, rawRest(url), caller, listed, keepEntry);
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
   }
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const upstreamTarget = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);

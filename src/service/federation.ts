@@ -123,6 +123,36 @@ export class Federation {
   }
 
   /**
+   * GET a listing through the upstream, read whole, with only the entries of `field` that `keep`
+   * accepts (ListNamespacesResponse `namespaces`, ListTablesResponse `identifiers`); the rest of
+   * the answer, `next-page-token` included, is kept. For callers who may see part of a listing;
+   * everyone else's listings stream. Upstream errors pass as in loadTable.
+   */
+  async listing(name: string, rawRest: string, callerAuthorization: string | undefined, field: 'namespaces' | 'identifiers', keep: (entry: unknown) => boolean): Promise<UpstreamReply> {
+    const { upstream } = this.get(name);
+    await upstream.fetchConfig(callerAuthorization);
+    const auth = await upstream.authHeaders(callerAuthorization);
+    let response;
+    try {
+      response = await upstream.request('GET', upstream.upstreamPath(rawRest), { headers: { accept: 'application/json', ...auth } });
+    } catch (err) {
+      if (isUpstreamResponseError(err) && err.errorModel) return { status: err.upstream.status, headers: pick(err.upstream.headers), body: err.upstream.body };
+      throw err;
+    }
+    if (response.status !== 200) return { status: response.status, headers: pick(response.headers), body: response.body };
+    let doc: unknown;
+    try {
+      doc = JSON.parse(response.body.toString('utf8'));
+    } catch {
+      doc = undefined;
+    }
+    const entries = doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>)[field] : undefined;
+    if (!Array.isArray(entries)) throw fail('UPSTREAM_BAD_GATEWAY', `Catalog "${name}": the upstream answered a listing without a ${field} array`);
+    const body = Buffer.from(JSON.stringify({ ...(doc as object), [field]: entries.filter(keep) }));
+    return { status: 200, headers: { 'content-type': 'application/json' }, body };
+  }
+
+  /**
    * GET a table through the upstream; when its `config` names an upstream URL (credential refresh,
    * S3 signer), that is rewritten to Icefront and the ETag becomes Icefront's own. Otherwise the
    * bytes and ETag pass unchanged. Upstream errors pass through with their status and body.

@@ -43,9 +43,13 @@ export interface Service {
   /** Routing, config and pass-through targets of the upstream REST catalogs. */
   readonly federation: Federation;
   getConfig(warehouse: string | undefined): CatalogConfigResponse;
-  listNamespaces(prefix: string, parent: Namespace, page: PageRequest): Promise<ListNamespacesResponse>;
+  /** The catalog a `/v1/config` request is about: `warehouse`, or the only local catalog; undefined when it cannot tell. */
+  configTarget(warehouse: string | undefined): string | undefined;
+  /** Children of `parent`; `keep` (the caller's sight) filters them before pagination. */
+  listNamespaces(prefix: string, parent: Namespace, page: PageRequest, keep?: (namespace: Namespace) => boolean): Promise<ListNamespacesResponse>;
   loadNamespace(prefix: string, namespace: Namespace): Promise<GetNamespaceResponse>;
-  listTables(prefix: string, namespace: Namespace, page: PageRequest): Promise<ListTablesResponse>;
+  /** Tables of `namespace`; `keep` (what the caller may read) filters them before pagination. */
+  listTables(prefix: string, namespace: Namespace, page: PageRequest, keep?: (table: TableIdentifier) => boolean): Promise<ListTablesResponse>;
   /** `snapshots` is the raw query value: absent, `all` or `refs`. */
   loadTable(prefix: string, identifier: TableIdentifier, snapshots: string | undefined): Promise<LoadTableResponse>;
   /** REST planTableScan: plans synchronously; `completed` with the first batch inline and plan tasks for the rest. */
@@ -102,10 +106,16 @@ export function createService(options: ServiceOptions): Service {
       return catalogConfig(prefix, catalogs.get(prefix)!);
     },
 
-    async listNamespaces(prefix, parent, page) {
+    configTarget(warehouse) {
+      if (warehouse !== undefined && warehouse !== '') return warehouse;
+      return catalogs.size === 1 ? [...catalogs.keys()][0] : undefined;
+    },
+
+    async listNamespaces(prefix, parent, page, keep) {
       const catalog = catalogFor(prefix);
       checkNamespace(parent, true);
-      const children = await catalog.listNamespaces(parent);
+      const listed = await catalog.listNamespaces(parent);
+      const children = keep ? listed.filter(keep) : listed;
       const scope = ['namespaces', prefix, ...parent].join(SEP);
       const { items, nextPageToken } = paginate(children, (ns) => ns.join(SEP), scope, page);
       return { namespaces: items.map((ns) => [...ns]), ...(nextPageToken ? { 'next-page-token': nextPageToken } : {}) };
@@ -118,10 +128,11 @@ export function createService(options: ServiceOptions): Service {
       return { namespace: [...namespace], properties: { ...properties } };
     },
 
-    async listTables(prefix, namespace, page) {
+    async listTables(prefix, namespace, page, keep) {
       const catalog = catalogFor(prefix);
       checkNamespace(namespace, false);
-      const tables = await catalog.listTables(namespace);
+      const listed = await catalog.listTables(namespace);
+      const tables = keep ? listed.filter(keep) : listed;
       const scope = ['tables', prefix, ...namespace].join(SEP);
       const { items, nextPageToken } = paginate(tables, (t) => t.name, scope, page);
       return {

@@ -159,7 +159,7 @@ class RestUpstreamClient implements RestUpstream {
 
   async request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse> {
     const what = `${method} ${stripQuery(path)}`;
-    // every route Icefront reads whole through here is a load-table
+    // what Icefront reads whole through here: load-table, and listings filtered for a caller's sight
     const res = await this.gate.run(
       () => this.#http.send(method, this.#target(path), what, { maxBytes: this.#limits.loadTableBytes, ...options }),
       this.#config.requestTimeoutMs,

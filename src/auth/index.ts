@@ -1,0 +1,4 @@
+export type { Principal, Levels } from './principal.js';
+export { createAuthenticator, type Authenticator } from './authenticator.js';
+export { AccessPolicy } from './policy.js';
+export { describeAuth } from './summary.js';
