@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AllowRule, AuthConfig, CatalogConfig, Config } from '../../src/config/index.js';
+import { testConfig } from './config.js';
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -47,14 +48,7 @@ export function authConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
 }
 
 export function configWith(catalogs: CatalogConfig[], auth: AuthConfig | undefined, batchSize = 100): Config {
-  return {
-    source: '',
-    server: { host: '127.0.0.1', port: 0, bodyLimit: 1 << 20 },
-    planning: { batchSize, maxResponseBytes: 1 << 20, cacheBytes: 64 << 20 },
-    catalogs: new Map(catalogs.map((c) => [c.name, c])),
-    logLevel: 'silent',
-    ...(auth && { auth }),
-  };
+  return testConfig(catalogs, { batchSize, ...(auth && { auth }) });
 }
 
 /**

@@ -8,6 +8,7 @@ import { buildIcefront } from '../../src/main.js';
 import { REAL_FIXTURES_DIR, REAL_FIXTURES_SKIP, realFixturesAvailable, realFixturesCatalogConfig } from '../helpers/real-fixtures.js';
 import { startS3Server } from '../helpers/s3-server.js';
 import { planAndRedeem } from '../service/planning/helpers.js';
+import { testConfig } from '../helpers/config.js';
 
 /** Real tables whose recorded location is s3(a)://warehouse/…: served from S3 to a front door that plans locally. */
 const TABLES: readonly [string[], string, string][] = [
@@ -19,13 +20,7 @@ const TABLES: readonly [string[], string, string][] = [
 ];
 
 function configOf(catalogs: CatalogConfig[]): Config {
-  return {
-    source: '',
-    server: { host: '127.0.0.1', port: 0, bodyLimit: 1 << 20 },
-    planning: { batchSize: 2, maxResponseBytes: 1 << 20, cacheBytes: 64 << 20 },
-    catalogs: new Map(catalogs.map((c) => [c.name, c])),
-    logLevel: 'silent',
-  };
+  return testConfig(catalogs, { batchSize: 2 });
 }
 
 async function listen(app: FastifyInstance): Promise<string> {

@@ -15,19 +15,14 @@ import { startS3Server } from '../helpers/s3-server.js';
 import { startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpers/upstream-stub.js';
 import { demoCatalog, planAndRedeem, post, DEMO_WAREHOUSE } from '../service/planning/helpers.js';
 import { buildWarehouse } from '../../tools/make-fixtures.js';
+import { testConfig } from '../helpers/config.js';
 
 function withServer(config: Config, server: Partial<Config['server']>): Config {
   return { ...config, server: { ...config.server, ...server } };
 }
 
 function configOf(catalogs: CatalogConfig[], batchSize = 2): Config {
-  return {
-    source: '',
-    server: { host: '127.0.0.1', port: 0, bodyLimit: 1 << 20 },
-    planning: { batchSize, maxResponseBytes: 1 << 20, cacheBytes: 64 << 20 },
-    catalogs: new Map(catalogs.map((c) => [c.name, c])),
-    logLevel: 'silent',
-  };
+  return testConfig(catalogs, { batchSize });
 }
 
 async function listen(app: FastifyInstance): Promise<string> {

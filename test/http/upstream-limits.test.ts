@@ -5,19 +5,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import type { CatalogConfig, Config } from '../../src/config/index.js';
 import { buildIcefront } from '../../src/main.js';
 import { startUpstreamStub, stubCatalogConfig } from '../helpers/upstream-stub.js';
+import { testConfig } from '../helpers/config.js';
 
-function configOf(catalogs: CatalogConfig[]): Config {
-  return {
-    source: '',
-    server: { host: '127.0.0.1', port: 0, bodyLimit: 1 << 20 },
-    planning: { batchSize: 100, maxResponseBytes: 1 << 20, cacheBytes: 64 << 20 },
-    catalogs: new Map(catalogs.map((c) => [c.name, c])),
-    logLevel: 'silent',
-  };
-}
 
 t.test('a hung upstream takes at most its max-in-flight; past its queue a caller gets 503 with Retry-After at once, others are served', { timeout: 30000 }, async (t) => {
   const slowStub = await startUpstreamStub();
@@ -27,7 +18,7 @@ t.test('a hung upstream takes at most its max-in-flight; past its queue a caller
   slowStub.respond = listing;
   fastStub.respond = listing;
   const { app } = buildIcefront(
-    configOf([
+    testConfig([
       stubCatalogConfig(slowStub, { name: 'slow', requestTimeoutMs: 3000, limits: { maxInFlight: 2, maxQueued: 1 } }),
       stubCatalogConfig(fastStub, { name: 'fast' }),
     ]),

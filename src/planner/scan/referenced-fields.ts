@@ -1,29 +1,23 @@
 import type { Schema } from '../../iceberg/index.js';
 import { fail } from '../../errors/index.js';
-import { bind, termRef, type BoundExpression, type BoundPredicate } from '../expressions/index.js';
-import type { Expression, UnboundTerm } from '../../iceberg/index.js';
+import { bind, termRef, type BoundPredicate } from '../expressions/index.js';
+import { isPredicate, type AlwaysFalse, type AlwaysTrue, type And, type Expr, type Expression, type Not, type Or, type UnboundPredicate } from '../../iceberg/index.js';
+
+/** Every predicate of a filter tree, bound or not, in order. */
+function forEachPredicate<P>(e: Expr<P>, visit: (p: P) => void): void {
+  if (isPredicate(e)) return visit(e);
+  const node = e as And<P> | Or<P> | Not<P> | AlwaysTrue | AlwaysFalse;
+  if (node.kind === 'not') forEachPredicate(node.child, visit);
+  else if (node.kind === 'and' || node.kind === 'or') {
+    forEachPredicate(node.left, visit);
+    forEachPredicate(node.right, visit);
+  }
+}
 
 /** Field ids a bound filter reads (their stats drive metrics pruning). */
 export function filterFieldIds(filter: Expression, schema: Schema, caseSensitive: boolean): Set<number> {
   const ids = new Set<number>();
-  const visit = (e: BoundExpression): void => {
-    switch (e.kind) {
-      case 'true':
-      case 'false':
-        return;
-      case 'and':
-      case 'or':
-        visit(e.left);
-        visit(e.right);
-        return;
-      case 'not':
-        visit(e.child);
-        return;
-      default:
-        ids.add(termRef((e as BoundPredicate).term).fieldId);
-    }
-  };
-  visit(bind(filter, schema.asStruct(), caseSensitive));
+  forEachPredicate<BoundPredicate>(bind(filter, schema.asStruct(), caseSensitive), (p) => ids.add(termRef(p.term).fieldId));
   return ids;
 }
 
@@ -57,26 +51,7 @@ export function columnIds(names: readonly string[], schema: Schema, caseSensitiv
 /** Column names an unbound filter references (transforms name their source column). */
 export function filterColumnNames(filter: Expression): string[] {
   const names: string[] = [];
-  const visit = (e: Expression): void => {
-    switch (e.kind) {
-      case 'true':
-      case 'false':
-        return;
-      case 'and':
-      case 'or':
-        visit(e.left);
-        visit(e.right);
-        return;
-      case 'not':
-        visit(e.child);
-        return;
-      default: {
-        const term: UnboundTerm = e.term;
-        names.push(term.kind === 'ref' ? term.name : term.ref.name);
-      }
-    }
-  };
-  visit(filter);
+  forEachPredicate<UnboundPredicate>(filter, (p) => names.push(p.term.kind === 'ref' ? p.term.name : p.term.ref.name));
   return names;
 }
 
