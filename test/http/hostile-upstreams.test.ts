@@ -156,7 +156,5 @@ t.test('misbehaving upstreams: every answer is bounded, an ErrorModel or a broke
       }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
-  const summary = tally.summary('hostile upstreams');
-  t.comment(summary);
-  console.log(`# ${summary}`);
+  t.comment(tally.summary('hostile upstreams'));
 });
