@@ -169,6 +169,9 @@ export class Federation {
       if (isUpstreamResponseError(err) && err.errorModel) return { status: err.upstream.status, headers: pick(err.upstream.headers), body: err.upstream.body };
       throw err;
     }
+    // A redirect would lead the caller (and its credentials) away from Icefront: 502, as the pass-through does.
+    if (response.status >= 300 && response.status < 400 && response.status !== 304)
+      throw fail('UPSTREAM_BAD_GATEWAY', `Catalog "${name}": the upstream answered load-table with a redirect (${response.status}), which Icefront does not follow`);
     const passed = { status: response.status, headers: pick(response.headers), body: response.body };
     if (response.status !== 200) return passed;
     const text = response.body.toString('utf8');

@@ -356,6 +356,22 @@ t.test('a load-table error that is not an ErrorModel reaches the caller wrapped 
   t.notOk(res.body.includes('Internal.java'), 'the stack trace is not relayed');
 });
 
+t.test('a load-table redirect from the upstream is a 502 ErrorModel; the redirect target never reaches the caller', async (t) => {
+  const stub = await startUpstreamStub({});
+  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up' })])).app;
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+  });
+  for (const status of [301, 302, 307, 308]) {
+    stub.respond = (req) => (req.url.includes('/tables/') ? { status, body: '', headers: { location: 'http://evil.example/steal' } } : undefined);
+    const res = await front.inject({ url: '/v1/up/namespaces/sales/tables/orders' });
+    t.equal(res.statusCode, 502, `${status} → 502`);
+    t.equal(res.headers.location, undefined);
+    t.same((JSON.parse(res.body) as { error: { code: number } }).error.code, 502);
+  }
+});
+
 t.test('URLs written for clients never come from the Host header; X-Forwarded-* count only from trusted proxies', async (t) => {
   const table = stubTableFromDir(path.join(DEMO_WAREHOUSE, 'sales/orders/metadata'), ['sales'], 'signed');
   const stub = await startUpstreamStub({});

@@ -31,7 +31,9 @@ export class UpstreamResponseError extends IcefrontError {
   readonly errorModel?: UpstreamErrorModel;
 
   constructor(catalog: string, what: string, response: UpstreamResponse) {
-    const model = errorModelOf(response.body);
+    // An ErrorModel whose code is not the HTTP status is not relayed as one: clients read both.
+    const parsed = errorModelOf(response.body);
+    const model = parsed?.code === response.status ? parsed : undefined;
     const detail = model ? `${model.type}: ${clip(model.message)}` : `HTTP ${response.status}`;
     super('UPSTREAM_ERROR', `Catalog '${catalog}': the upstream answered ${what} with ${response.status} (${detail})`);
     this.name = 'UpstreamResponseError';

@@ -55,7 +55,8 @@ export function createPassThrough(): PassThrough {
     const status = proxyRes.statusCode ?? 502;
     const json = /^application\/(?:[\w.+-]*\+)?json\b/i.test(String(proxyRes.headers['content-type'] ?? ''));
     const redirect = status >= 300 && status < 400 && status !== 304;
-    if (!redirect && (status < 400 || json)) return;
+    if (!redirect && status >= 400 && json) return checkJsonError(proxyRes, res, status);
+    if (!redirect && status < 400) return;
     proxyRes.resume();
     if (redirect) return writeError(res, fail('UPSTREAM_BAD_GATEWAY', `Upstream catalog answered a redirect (${status}), which Icefront does not follow`));
     const type = String(proxyRes.headers['content-type'] ?? 'no content type').split(';')[0]!.slice(0, 60);
@@ -117,6 +118,41 @@ export function createPassThrough(): PassThrough {
       secureAgent.destroy();
     },
   };
+}
+
+/** The largest JSON error body read to check that it is an ErrorModel; a larger one is wrapped. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/**
+ * A JSON error passes as sent only when it is an ErrorModel for its status (REST spec
+ * IcebergErrorResponse; Java's ErrorHandlers read `error.code` and `error.type`); anything else
+ * (`{"oops":true}`, a `code` that differs from the status) is wrapped like a non-JSON error. The
+ * body is read instead of piped: http-proxy pipes through `proxyRes.pipe` after this event.
+ */
+function checkJsonError(proxyRes: IncomingMessage, res: ServerResponse, status: number): void {
+  proxyRes.pipe = <T extends NodeJS.WritableStream>(dest: T): T => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    proxyRes.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_ERROR_BODY) chunks.push(chunk);
+    });
+    proxyRes.once('end', () => {
+      const body = Buffer.concat(chunks);
+      if (size <= MAX_ERROR_BODY && isErrorModelFor(status, body)) res.end(body);
+      else writeModel(res, { message: `Upstream catalog answered ${status} with JSON that is not an Iceberg error`, type: genericErrorType(status), code: status });
+    });
+    return dest;
+  };
+}
+
+function isErrorModelFor(status: number, body: Buffer): boolean {
+  try {
+    const e = (JSON.parse(body.toString('utf8')) as { error?: { message?: unknown; type?: unknown; code?: unknown } } | null)?.error;
+    return typeof e?.message === 'string' && typeof e.type === 'string' && e.code === status;
+  } catch {
+    return false;
+  }
 }
 
 function timedOut(): Error {

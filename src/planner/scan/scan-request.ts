@@ -24,7 +24,7 @@ export interface ScanRequest {
 export const DEFAULT_SCAN: ScanRequest = Object.freeze({ filter: ALWAYS_TRUE, caseSensitive: true, useSnapshotSchema: false });
 
 export function parseScanRequest(body: unknown): ScanRequest {
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
+  if (body === null || typeof body !== 'object' || Object.getPrototypeOf(body) !== Object.prototype)
     throw fail('BAD_REQUEST', 'Invalid plan request: the body must be a JSON object');
   // Unknown keys are ignored, as Java's PlanTableScanRequestParser does (newer clients may send more).
   const obj = body as Record<string, unknown>;

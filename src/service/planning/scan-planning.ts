@@ -237,7 +237,7 @@ function refOf(task: PlanRef): PlanRef {
 
 function planTaskOf(body: unknown): string {
   // REST spec FetchScanTasksRequest: { "plan-task": string }
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
+  if (body === null || typeof body !== 'object' || Object.getPrototypeOf(body) !== Object.prototype)
     throw fail('BAD_REQUEST', 'Invalid fetch-tasks request: the body must be a JSON object');
   const text = (body as Record<string, unknown>)['plan-task'];
   if (typeof text !== 'string') throw fail('BAD_REQUEST', "Invalid fetch-tasks request: 'plan-task' must be a string");

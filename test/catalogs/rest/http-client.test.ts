@@ -167,3 +167,13 @@ t.test('what an upstream answer may hold in memory is capped per answer and acro
   t.ok(codes.includes('UPSTREAM_BAD_GATEWAY'), 'the answer that would pass the shared budget is a 502');
   t.equal(budget.used, 0, 'every byte is given back');
 });
+
+t.test('an upstream ErrorModel whose code differs from the HTTP status is not relayed as an ErrorModel', { timeout: 5000 }, async (t) => {
+  const { stub, upstream } = await setup(t);
+  stub.respond = () => ({ status: 404, body: '{"error":{"message":"x","type":"NoSuchTableException","code":200}}' });
+  const { err } = await outcome(upstream.request('GET', '/v1/wh/namespaces/db/tables/x', { headers: {} }));
+  if (!isUpstreamResponseError(err)) throw new Error('expected an UpstreamResponseError');
+  t.equal(err.status, 404);
+  t.equal(err.errorModel, undefined, 'a client would read code 200 from a 404');
+  t.equal(err.type, 'NotFoundException');
+});

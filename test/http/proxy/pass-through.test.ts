@@ -184,6 +184,8 @@ t.test('upstream answers that are not Iceberg errors are wrapped; redirects are 
     '/none': (res) => res.writeHead(404).end('nothing here'),
     '/moved': (res) => res.writeHead(301, { location: 'http://evil.example/steal' }).end(),
     '/cookie': (res) => res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'session=abc; Path=/' }).end('{"ok":true}'),
+    '/oops': (res) => res.writeHead(400, { 'content-type': 'application/json' }).end('{"oops":true}'),
+    '/liar': (res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"x","type":"NoSuchTableException","code":200}}'),
     '/model': (res) => res.writeHead(409, { 'content-type': 'application/json', 'set-cookie': 'x=1' }).end('{"error":{"message":"exists","type":"AlreadyExistsException","code":409}}'),
   };
   const up = await upstream((req, res) => answers[`/${req.url!.split('/').pop()}`]!(res));
@@ -207,6 +209,8 @@ t.test('upstream answers that are not Iceberg errors are wrapped; redirects are 
   t.notOk(stack.includes('Secret.java'), 'the stack trace is not relayed');
   t.notOk(expectModel(await get('/xml'), 403, 'ForbiddenException', "S3's XML").includes('RequestId'), 'the XML is not relayed');
   expectModel(await get('/none'), 404, 'NotFoundException', 'an untyped 404');
+  expectModel(await get('/oops'), 400, 'BadRequestException', 'JSON that is not an ErrorModel');
+  expectModel(await get('/liar'), 404, 'NotFoundException', 'an ErrorModel whose code is not its status');
   const moved = await get('/moved');
   expectModel(moved, 502, 'BadGatewayException', 'a redirect');
   t.equal(moved.location, null, 'the redirect target never reaches the caller');

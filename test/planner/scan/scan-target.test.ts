@@ -29,3 +29,9 @@ t.test('pyiceberg time travel (use-snapshot-schema: false, the snapshot’s own 
   t.equal(schemaIdOf({ 'snapshot-id': FIRST, select: ['old_x', 'z'] }), 1, 'names neither schema has all of: the current schema (its error names the column)');
   t.equal(schemaIdOf({ select: ['old_x'] }), 1, 'without a snapshot id there is no older schema to fall back to');
 });
+
+t.test('a plan body that is a number, even one the lossless parser boxes (1e999999), is a 400, not an empty scan', async (t) => {
+  for (const text of ['1e999999', '42', '[1]', '"x"', 'null']) {
+    t.throws(() => parseScanRequest(parseJson(text)), { code: 'BAD_REQUEST' }, text);
+  }
+});
