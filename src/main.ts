@@ -3,7 +3,7 @@
  * Nothing imports this file; cli.ts and tests call it.
  */
 import type { FastifyInstance } from 'fastify';
-import { AccessPolicy, createAuthenticator, describeAuth } from './auth/index.js';
+import { AccessPolicy, createAuthenticator, describeAuth, PrincipalLimits } from './auth/index.js';
 import { createByteBudget, createComputeCache } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
@@ -94,6 +94,7 @@ export function buildIcefront(config: Config, options: { logger?: Logger } = {})
   const auth = config.auth && {
     authenticator: createAuthenticator(config.auth),
     policy: new AccessPolicy(config.auth.allow, config.auth.adminRoles),
+    ...(config.auth.limits && { limits: new PrincipalLimits(config.auth.limits) }),
     ...(config.auth.jwt?.tokenEndpoint && { tokenEndpoint: config.auth.jwt.tokenEndpoint }),
   };
   const app = buildServer({

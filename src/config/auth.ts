@@ -71,6 +71,15 @@ export const AUTH_SCHEMA = {
       },
     },
     'admin-roles': { type: 'array', items: name },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        'requests-per-second': { type: 'number', exclusiveMinimum: 0, maximum: 1000000 },
+        burst: { type: 'integer', minimum: 1, maximum: 10000000 },
+        'max-in-flight': { type: 'integer', minimum: 1, maximum: 1000000 },
+      },
+    },
   },
 } as const;
 
@@ -91,6 +100,7 @@ export interface RawAuth {
   };
   allow?: { principals?: string[]; roles?: string[]; catalogs: string[]; namespaces?: (string | string[])[]; access?: Access }[];
   'admin-roles'?: string[];
+  limits?: { 'requests-per-second'?: number; burst?: number; 'max-in-flight'?: number };
 }
 
 /** Raises a CONFIG_INVALID error located at `keyPath` (the caller knows the lines). */
@@ -106,6 +116,13 @@ export function buildAuth(raw: RawAuth, base: string, invalid: Invalid): AuthCon
     ...(jwt && { jwt }),
     allow: Object.freeze((raw.allow ?? []).map((rule, i) => buildRule(rule, i, invalid))),
     adminRoles: Object.freeze([...(raw['admin-roles'] ?? [])]),
+    ...(raw.limits && {
+      limits: Object.freeze({
+        ...(raw.limits['requests-per-second'] !== undefined && { requestsPerSecond: raw.limits['requests-per-second'] }),
+        ...(raw.limits.burst !== undefined && { burst: raw.limits.burst }),
+        ...(raw.limits['max-in-flight'] !== undefined && { maxInFlight: raw.limits['max-in-flight'] }),
+      }),
+    }),
   });
 }
 

@@ -10,6 +10,7 @@ export type {
   LocalStorageConfig,
   LocationRemap,
   AuthConfig,
+  PrincipalLimitsConfig,
   StaticTokenConfig,
   JwtConfig,
   AllowRule,

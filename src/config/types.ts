@@ -144,6 +144,18 @@ export interface AuthConfig {
   readonly allow: readonly AllowRule[];
   /** Roles that may read operator surfaces (`/metrics`). */
   readonly adminRoles: readonly string[];
+  /** Per-principal bounds; absent: none. */
+  readonly limits?: PrincipalLimitsConfig;
+}
+
+/** `auth.limits`: what one authenticated caller may ask of Icefront. Each bound is off when absent. */
+export interface PrincipalLimitsConfig {
+  /** Token-bucket refill rate. */
+  readonly requestsPerSecond?: number;
+  /** Bucket size (requests allowed at once after a quiet spell); defaults to one second's worth (at least 1). */
+  readonly burst?: number;
+  /** Requests of one principal being answered at once. */
+  readonly maxInFlight?: number;
 }
 
 export interface Config {

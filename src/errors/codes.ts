@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, type: 'MethodNotAllowedException' },
   UNSUPPORTED_OPERATION: { status: 406, type: 'UnsupportedOperationException' },
   PAYLOAD_TOO_LARGE: { status: 413, type: 'PayloadTooLargeException' },
+  RATE_LIMITED: { status: 429, type: 'SlowDownException' }, // auth.limits for this principal; the spec's name for throttling
   UNSUPPORTED_MEDIA_TYPE: { status: 415, type: 'UnsupportedMediaTypeException' },
   // 5xx
   INTERNAL: { status: 500, type: 'InternalServerError' },
@@ -67,6 +68,8 @@ export function genericErrorType(status: number): string {
       return 'NotFoundException';
     case 406:
       return 'UnsupportedOperationException';
+    case 429:
+      return 'SlowDownException';
     case 503:
       return 'ServiceUnavailableException';
     default:

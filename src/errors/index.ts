@@ -1,2 +1,2 @@
 export { ERROR_CODES, genericErrorType, type ErrorCode } from './codes.js';
-export { IcefrontError, isIcefrontError, fail } from './icefront-error.js';
+export { IcefrontError, isIcefrontError, fail, slowDown } from './icefront-error.js';

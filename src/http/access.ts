@@ -8,7 +8,7 @@
  * commit, an S3 signing request's method) are checked once the body is read.
  */
 import type { FastifyRequest } from 'fastify';
-import type { AccessPolicy, Authenticator, Levels, Principal } from '../auth/index.js';
+import type { AccessPolicy, Authenticator, Levels, Principal, PrincipalLimits } from '../auth/index.js';
 import type { Access } from '../config/index.js';
 import { fail, type IcefrontError } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
@@ -21,6 +21,8 @@ export interface AuthOptions {
   readonly policy: AccessPolicy;
   /** The identity provider's token endpoint, advertised in `/v1/config` defaults as `oauth2-server-uri`. */
   readonly tokenEndpoint?: string;
+  /** auth.limits: per-principal rate and concurrency. */
+  readonly limits?: PrincipalLimits;
 }
 
 /** What was decided for one request. */

@@ -86,7 +86,7 @@ function challenge(err: unknown): Record<string, string> {
 
 /** RFC 9110 §10.2.3: a refusal for load, not for the request itself, says when to come back. */
 function retryAfter(err: unknown): Record<string, string> {
-  return isIcefrontError(err, 'UPSTREAM_BUSY') ? { 'retry-after': '1' } : {};
+  return isIcefrontError(err) && err.retryAfterSeconds !== undefined ? { 'retry-after': String(err.retryAfterSeconds) } : {};
 }
 
 /** A route that exists in the spec but not for this method. */

@@ -114,6 +114,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       const spec = specOf(request);
       if (spec !== undefined && OPEN_PATHS.has(spec.path)) return;
       await authorize(accessContext, request, spec, spec ? servedMethod(spec, request.method) : request.method);
+      // auth.limits: counted from here until the response closes (streamed answers included).
+      const limits = accessContext.auth.limits;
+      const principal = accessOf(request)?.principal;
+      if (limits && principal) reply.raw.once('close', limits.admit(principal));
       // fastify writes its "request completed" line through reply.log: it names the principal too
       reply.log = request.log;
     });

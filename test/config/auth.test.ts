@@ -59,6 +59,17 @@ t.test('the contract shape loads, with every default filled in', async (t) => {
   t.ok(Object.isFrozen(auth) && Object.isFrozen(auth.allow[0]) && Object.isFrozen(auth.jwt), 'frozen');
 });
 
+t.test('auth.limits: per-principal rate, burst and in-flight bounds; none when absent; nonsense refused', async (t) => {
+  const base = `${CATALOGS}auth:\n  tokens: [{ sha256: "${SHA}", principal: alice }]\n`;
+  t.equal(parseConfig(base, 'c.yaml').auth!.limits, undefined, 'no limits block: unbounded');
+  const auth = parseConfig(`${base}  limits: { requests-per-second: 50, burst: 100, max-in-flight: 8 }\n`, 'c.yaml').auth!;
+  t.same(auth.limits, { requestsPerSecond: 50, burst: 100, maxInFlight: 8 });
+  t.same(parseConfig(`${base}  limits: { requests-per-second: 0.5 }\n`, 'c.yaml').auth!.limits, { requestsPerSecond: 0.5 }, 'a fractional rate');
+  for (const bad of ['{ requests-per-second: 0 }', '{ burst: 0 }', '{ max-in-flight: 1.5 }', '{ per-minute: 5 }']) {
+    t.throws(() => parseConfig(`${base}  limits: ${bad}\n`, 'c.yaml'), { code: 'CONFIG_INVALID' }, bad);
+  }
+});
+
 t.test('a public key file resolves beside the config file; the token endpoint is kept', async (t) => {
   const text = `${CATALOGS}auth:\n  jwt: { public-key-file: ./idp.pem, issuer: i, audience: [a, b], token-endpoint: "https://idp.example/token" }\n`;
   const jwt = parseConfig(text, '/etc/icefront/c.yaml').auth!.jwt!;

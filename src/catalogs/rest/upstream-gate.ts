@@ -6,7 +6,7 @@
  * ServiceUnavailableException with Retry-After (http/error-response), answered before any upstream byte.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
-import { fail } from '../../errors/index.js';
+import { slowDown } from '../../errors/index.js';
 
 export interface UpstreamGateLimits {
   readonly maxInFlight: number;
@@ -60,6 +60,6 @@ export class UpstreamGate {
   }
 
   #busy(why: string) {
-    return fail('UPSTREAM_BUSY', `Catalog '${this.name}': the upstream already has ${this.#limit.activeCount} requests in flight and ${why}; retry later`);
+    return slowDown('UPSTREAM_BUSY', `Catalog '${this.name}': the upstream already has ${this.#limit.activeCount} requests in flight and ${why}; retry later`, 1);
   }
 }
