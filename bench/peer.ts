@@ -64,6 +64,7 @@ const MANIFESTS = 100;
 const ENTRIES = 1000;
 const FILES = MANIFESTS * ENTRIES;
 const BATCH = 100;
+if (!(RUNS >= 1) || !(SPARK_RUNS >= 1)) throw new Error('BENCH_RUNS and BENCH_PEER_SPARK_RUNS must be at least 1');
 
 const load: { phase: string; loadavg: number[] }[] = [];
 
@@ -155,7 +156,11 @@ async function toolchain(ifAvailable: boolean): Promise<InteropEnv | undefined> 
     }
   }
   const tc = await ensureToolchain();
-  if (tc.ok) return tc.env;
+  if (tc.ok) {
+    // setup.sh's last line: "reused .interop …" or "installed in N s …"
+    console.log(`peer: ${tc.setupOutput.split('\n').pop()}`);
+    return tc.env;
+  }
   console.error(`peer: cannot run: interop toolchain missing: ${tc.missing}`);
   process.exit(1);
 }
