@@ -34,6 +34,6 @@ export {
   type UnboundTerm,
   type UnboundTransform,
 } from './ast.js';
-export { MAX_EXPRESSION_DEPTH, parseExpression } from './parse.js';
+export { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_NODES, MAX_IN_VALUES, parseExpression } from './parse.js';
 export { expressionToJson, exprToJson, legacyTermJson, transformToString } from './to-json.js';
 export { expressionToString, formatExpression, formatPredicate, unboundTermToString } from './to-string.js';

@@ -35,6 +35,13 @@ import {
 
 /** Deepest and/or/not nesting accepted, so a hostile body cannot exhaust the stack. */
 export const MAX_EXPRESSION_DEPTH = 1000;
+/** Most nodes (predicates, and/or/not, constants) in one filter: binding and pruning cost follows it. */
+export const MAX_EXPRESSION_NODES = 100_000;
+/**
+ * Most values in one `in`/`not-in`: binding, deduplication and plan-task serialisation cost
+ * follows it (150,000 values took 5.8 s of planning before); beyond it a range or a join serves better.
+ */
+export const MAX_IN_VALUES = 50_000;
 
 const UNARY: ReadonlySet<string> = new Set<UnaryOp>(['is-null', 'not-null', 'is-nan', 'not-nan']);
 const LITERAL: ReadonlySet<string> = new Set<LiteralOp>([
@@ -54,13 +61,14 @@ const UNSUPPORTED: ReadonlySet<string> = new Set([
  * as Java's `Expressions.and/or/not` do (`and(true, x)` is `x`, `not(not(x))` is `x`).
  */
 export function parseExpression(json: unknown): Expression {
-  return parseNode(json, 1);
+  return parseNode(json, 1, { nodes: 0 });
 }
 
-function parseNode(json: unknown, depth: number): Expression {
+function parseNode(json: unknown, depth: number, seen: { nodes: number }): Expression {
   if (depth > MAX_EXPRESSION_DEPTH) {
     throw invalidFilter(`Cannot parse expression: nested deeper than ${MAX_EXPRESSION_DEPTH} levels`);
   }
+  if (++seen.nodes > MAX_EXPRESSION_NODES) throw invalidFilter(`Cannot parse expression: more than ${MAX_EXPRESSION_NODES} nodes`);
   if (json === null || json === undefined) throw invalidFilter('Cannot parse expression from null object');
   if (typeof json === 'boolean') return json ? ALWAYS_TRUE : ALWAYS_FALSE;
   if (!isObject(json)) throw invalidFilter(`Cannot parse expression from non-object: ${show(json)}`);
@@ -80,14 +88,14 @@ function parseNode(json: unknown, depth: number): Expression {
     case 'false':
       return ALWAYS_FALSE;
     case 'not':
-      return not(parseNode(get(json, 'child'), depth + 1));
+      return not(parseNode(get(json, 'child'), depth + 1, seen));
     case 'and': {
-      const left = parseNode(get(json, 'left'), depth + 1);
-      return and(left, parseNode(get(json, 'right'), depth + 1));
+      const left = parseNode(get(json, 'left'), depth + 1, seen);
+      return and(left, parseNode(get(json, 'right'), depth + 1, seen));
     }
     case 'or': {
-      const left = parseNode(get(json, 'left'), depth + 1);
-      return or(left, parseNode(get(json, 'right'), depth + 1));
+      const left = parseNode(get(json, 'left'), depth + 1, seen);
+      return or(left, parseNode(get(json, 'right'), depth + 1, seen));
     }
     default:
       return has(json, 'term') ? legacyPredicate(op, json) : newPredicate(op, json);
@@ -133,7 +141,10 @@ function rejectValues(node: JsonObject, name: string): void {
 function setPredicate(op: SetOp, term: UnboundTerm, node: JsonObject, name: string): UnboundPredicate {
   if (!has(node, 'values')) throw invalidFilter(`Cannot parse ${name} predicate: missing values`);
   if (has(node, 'value')) throw invalidFilter(`Cannot parse ${name} predicate: has invalid value field`);
-  return { kind: 'set', op, term, literals: parseLiterals(node['values']) };
+  const values = node['values'];
+  if (Array.isArray(values) && values.length > MAX_IN_VALUES)
+    throw invalidFilter(`Cannot parse ${name} predicate: ${values.length} values, more than ${MAX_IN_VALUES}`);
+  return { kind: 'set', op, term, literals: parseLiterals(values) };
 }
 
 /** expressions-spec Appendix B: `child` for unary and set predicates, `left`/`right` for comparisons. */

@@ -3,6 +3,8 @@ import {
   expressionToJson,
   expressionToString,
   MAX_EXPRESSION_DEPTH,
+  MAX_EXPRESSION_NODES,
+  MAX_IN_VALUES,
   parseExpression,
   parseJson,
   stringifyJson,
@@ -195,6 +197,18 @@ t.test('nesting deeper than the limit is rejected without exhausting the stack',
   let chain: unknown = { type: 'eq', term: 'a', value: 1 };
   for (let i = 0; i < 5000; i += 1) chain = { type: 'and', left: chain, right: true };
   t.throws(() => parseExpression(chain), { code: 'INVALID_FILTER' }, 'a long left-deep and chain');
+});
+
+t.test('a filter has at most MAX_EXPRESSION_NODES nodes and an in list at most MAX_IN_VALUES values', async (t) => {
+  // a balanced tree of `or`s, shallow enough for the depth limit
+  const tree = (leaves: number): unknown =>
+    leaves === 1 ? { type: 'eq', term: 'a', value: 1 } : { type: 'or', left: tree(Math.floor(leaves / 2)), right: tree(leaves - Math.floor(leaves / 2)) };
+  t.doesNotThrow(() => parseExpression(tree(Math.floor((MAX_EXPRESSION_NODES + 1) / 2))), 'a tree at the node limit');
+  t.throws(() => parseExpression(tree(MAX_EXPRESSION_NODES / 2 + 1)), { code: 'INVALID_FILTER', message: /more than 100000 nodes/ }, 'one leaf more');
+  const values = (n: number) => ({ type: 'in', term: 'a', values: Array.from({ length: n }, (_, i) => i) });
+  t.doesNotThrow(() => parseExpression(values(MAX_IN_VALUES)), 'an in list at the limit');
+  t.throws(() => parseExpression(values(MAX_IN_VALUES + 1)), { code: 'INVALID_FILTER', message: /50001 values, more than 50000/ }, 'one value more');
+  t.throws(() => parseExpression({ ...values(MAX_IN_VALUES + 1), type: 'not-in' }), { code: 'INVALID_FILTER' }, 'not-in too');
 });
 
 t.test('expressionToString reads like Java\'s toString', async (t) => {
