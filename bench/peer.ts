@@ -49,7 +49,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureToolchain, REPO, type InteropEnv } from '../test/interop/harness/toolchain.js';
-import { jvmSettings, registerTable, startBenchFixture } from './peer-fixture.js';
+import { startRestFixture } from '../test/interop/harness/rest-fixture.js';
+import { jvmSettings, registerTable } from './peer-fixture.js';
 import { startIcefrontChild, type IcefrontChild } from './peer-icefront.js';
 import { runProtocol, type ProtocolRun } from './peer-protocol.js';
 import { startSparkPlanner, type SparkCatalog, type SparkPlanning } from './peer-spark.js';
@@ -75,7 +76,7 @@ async function main(env: InteropEnv): Promise<void> {
   const metadataLocation = `${table.location}/metadata/${path.basename(currentMetadataFile(table.root))}`;
   console.log(`peer: table bench.${table.name}, ${FILES.toLocaleString('en')} data files in ${MANIFESTS} manifests, ${table.written ? 'written now' : 'reused'} (${path.relative(REPO, table.root)})`);
 
-  const fixture = await startBenchFixture(env, JVM_OPTS);
+  const fixture = await startRestFixture(env, { jvmOptions: JVM_OPTS });
   const children: IcefrontChild[] = [];
   try {
     await registerTable(fixture.url, 'bench', table.name, metadataLocation);

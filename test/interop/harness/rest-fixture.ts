@@ -14,17 +14,19 @@ export interface RestFixture {
   readonly url: string;
   /** The warehouse folder (CATALOG_WAREHOUSE is its file:// URI). */
   readonly warehouseDir: string;
+  /** The JVM's process id (its memory is in /proc/<pid>). */
+  readonly pid: number;
   /** The fixture's stderr so far (Jetty and catalog logs), for failure messages. */
   log(): string;
   close(): Promise<void>;
 }
 
-export async function startRestFixture(env: InteropEnv, options: { startTimeoutMs?: number } = {}): Promise<RestFixture> {
+export async function startRestFixture(env: InteropEnv, options: { startTimeoutMs?: number; jvmOptions?: readonly string[] } = {}): Promise<RestFixture> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-interop-fixture-'));
   const warehouseDir = path.join(dir, 'warehouse');
   fs.mkdirSync(warehouseDir);
   // stdin stays an open pipe: the launcher exits when it closes, i.e. when this process dies.
-  const child = spawn('java', ['-cp', env.fixtureClasspath.join(path.delimiter), env.fixtureMain, '--exit-on-stdin-eof'], {
+  const child = spawn('java', [...(options.jvmOptions ?? []), '-cp', env.fixtureClasspath.join(path.delimiter), env.fixtureMain, '--exit-on-stdin-eof'], {
     cwd: dir,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: {
@@ -60,7 +62,7 @@ export async function startRestFixture(env: InteropEnv, options: { startTimeoutM
     });
     const url = `http://127.0.0.1:${port}`;
     await waitForConfig(url, 30_000);
-    return { url, warehouseDir, log: () => err.toString(), close };
+    return { url, warehouseDir, pid: child.pid!, log: () => err.toString(), close };
   } catch (e) {
     await close();
     throw new Error(`REST fixture did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);
