@@ -144,6 +144,10 @@ function buildJwt(raw: NonNullable<RawAuth['jwt']>, base: string, invalid: Inval
   // Keys fetched over plain HTTP could be swapped by anyone on the path: https, or this machine.
   if (jwksUri !== undefined && !jwksUri.toLowerCase().startsWith('https://') && !isLoopback(jwksUri))
     throw invalid(at('jwks-uri'), 'must be https:// (plain http only to this machine: 127.0.0.1, ::1, localhost)');
+  // Icefront relays clients' credentials there (POST /v1/oauth/tokens): the same rule.
+  const tokenEndpoint = raw['token-endpoint'];
+  if (tokenEndpoint !== undefined && !tokenEndpoint.toLowerCase().startsWith('https://') && !isLoopback(tokenEndpoint))
+    throw invalid(at('token-endpoint'), 'must be https:// (plain http only to this machine: 127.0.0.1, ::1, localhost)');
   return Object.freeze({
     ...(jwksUri !== undefined && { jwksUri }),
     ...(keyFile !== undefined && { publicKeyFile: path.resolve(base, keyFile) }),

@@ -15,6 +15,7 @@ import { createPassThrough, type PassThrough } from './proxy/index.js';
 import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, servedMethod, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
+import { tokenRoute } from './token-route.js';
 
 export interface BuildServerOptions {
   readonly service: Service;
@@ -132,6 +133,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const origin = createOrigin(options.origin ?? {});
   const handlers = new Map(catalogRoutes(options.service, auth?.tokenEndpoint));
   handlers.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
+  if (auth?.tokenEndpoint !== undefined) handlers.set('POST /v1/oauth/tokens', tokenRoute(auth.tokenEndpoint));
   if (metrics) handlers.set(`GET ${METRICS.path}`, async (ctx) => ctx.reply.code(200).type(metrics.contentType).send(await metrics.render()));
   for (const spec of paths) {
     app.route({

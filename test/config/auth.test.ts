@@ -87,6 +87,13 @@ t.test('a JWKS over plain http is accepted only from this machine', async (t) =>
   t.match(configError(`${CATALOGS}auth:\n  jwt:\n    jwks-uri: http://idp.example/jwks\n    issuer: i\n    audience: a\n`), /^\/etc\/icefront\/c\.yaml:5: auth\.jwt\.jwks-uri: must be https/);
 });
 
+t.test('the token endpoint Icefront relays clients’ credentials to: https, or plain http on this machine', async (t) => {
+  const jwt = (endpoint: string) => `${CATALOGS}auth:\n  jwt: { jwks-uri: "https://idp.example/jwks", issuer: i, audience: a, token-endpoint: "${endpoint}" }\n`;
+  t.equal(parseConfig(jwt('http://127.0.0.1:9000/token'), 'c.yaml').auth!.jwt!.tokenEndpoint, 'http://127.0.0.1:9000/token');
+  t.equal(parseConfig(jwt('https://idp.example/token'), 'c.yaml').auth!.jwt!.tokenEndpoint, 'https://idp.example/token');
+  t.throws(() => parseConfig(jwt('http://idp.example/token'), 'c.yaml'), { code: 'CONFIG_INVALID', message: /token-endpoint: must be https/ });
+});
+
 t.test('mistakes in the auth block name the key and its line', async (t) => {
   const cases: [string, RegExp][] = [
     ['auth:\n  allow: []\n', /c\.yaml:\d+: auth: needs tokens or jwt/],
