@@ -105,6 +105,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and says nothing;
+    // a proxy in front may have read the other). A missing Host Node already refuses.
+    if (hostLines(request.raw.rawHeaders) > 1) throw fail('BAD_REQUEST', 'A request may carry one Host header, not several (RFC 9112 §3.2)');
   });
   // One hook before any route: with auth on, every request but the open ones (liveness, the
   // token route that only refuses) is authenticated, and its route's requirement checked.
@@ -191,6 +194,12 @@ class RequestLines extends LogController {
 const PLANNING = new Set<string>(PLANNING_ENDPOINTS);
 /** Methods whose requests carry no body in the REST spec. */
 const BODILESS = new Set(['GET', 'HEAD', 'DELETE']);
+
+function hostLines(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
 
 /** Honours a sane inbound X-Request-Id so logs correlate across proxies; otherwise a UUID. */
 function requestId(req: IncomingMessage): string {
