@@ -59,7 +59,7 @@ const VIEW = `${NS}/views/{view}`;
 const READ: Requirement = { kind: 'namespace', access: 'read' };
 const WRITE: Requirement = { kind: 'namespace', access: 'write' };
 
-/** Routes that need no credential: liveness, and the deprecated token route (it only ever refuses). */
+/** Routes that need no credential: liveness, and the token route (its callers have no token yet; http/token-route.ts). */
 export const OPEN_PATHS: ReadonlySet<string> = new Set(['/healthz', '/v1/oauth/tokens']);
 
 /** Every spec operation (and /metrics) and what it needs. An operation missing here is refused. */

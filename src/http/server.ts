@@ -110,7 +110,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (hostLines(request.raw.rawHeaders) > 1) throw fail('BAD_REQUEST', 'A request may carry one Host header, not several (RFC 9112 §3.2)');
   });
   // One hook before any route: with auth on, every request but the open ones (liveness, the
-  // token route that only refuses) is authenticated, and its route's requirement checked.
+  // token route, which the provider answers) is authenticated, and its route's requirement checked.
   const auth = options.auth;
   const accessContext: AccessContext | undefined = auth && { auth, configTarget: (warehouse) => options.service.configTarget(warehouse) };
   if (accessContext) {
