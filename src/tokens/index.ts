@@ -4,3 +4,4 @@ export { canonicalScanJson, type PlanScan } from './scan-json.js';
 export { planTaskMatches, type PlanRef, type TableBinding } from './plan-ref.js';
 export { PLAN_TASK_MAX_LENGTH, decodePlanTask, encodePlanTask, type ManifestRange, type PlanTask } from './plan-task.js';
 export { PLAN_ID_MAX_LENGTH, decodePlanId, encodePlanId } from './plan-id.js';
+export { decodePageTask, encodePageTask, type PageRange, type PageTask } from './page-task.js';
