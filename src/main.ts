@@ -11,7 +11,7 @@ import { createLogger, createMetrics, type CacheMetrics, type Logger, type Metri
 import type { ManifestFile } from './iceberg/index.js';
 import type { DeleteFileIndex, ManifestSlice } from './planner/index.js';
 import { createLocalFileIO } from './storage/index.js';
-import { createService, manifestListBytes, sliceBytes, type Service, type UpstreamCatalog } from './service/index.js';
+import { createService, manifestListBytes, orderedPlanBytes, sliceBytes, type OrderedPlan, type Service, type UpstreamCatalog } from './service/index.js';
 import { tokenKey } from './tokens/index.js';
 import { buildServer } from './http/index.js';
 
@@ -31,8 +31,8 @@ const DEFAULT_UPSTREAM_BUFFER_BYTES = 256 * 1024 * 1024;
 
 /**
  * The catalogs and the use cases over them, without HTTP (the CLI's `plan` uses this). The
- * planning caches share one byte budget (`planning.cache-bytes`): 70% for decoded manifest
- * slices, 5% for manifest lists, 25% for delete indexes. Upstream answers read whole share
+ * planning caches share one byte budget (`planning.cache-bytes`): 60% for decoded manifest
+ * slices, 5% for manifest lists, 25% for delete indexes, 10% for upstream plans being paged. Upstream answers read whole share
  * `server.upstream-buffer-bytes`.
  */
 export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger): Service {
@@ -57,7 +57,8 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
       metrics.manifestReadsCoalesced.inc();
     },
   };
-  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.7), sizeOf: sliceBytes, metrics: manifestMetrics });
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.6), sizeOf: sliceBytes, metrics: manifestMetrics });
+  const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * 0.1), sizeOf: orderedPlanBytes, metrics: metrics.cache });
   const lists = createComputeCache<readonly ManifestFile[]>({
     name: 'manifest-lists',
     maxBytes: Math.floor(budget * 0.05),
@@ -74,6 +75,7 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
   return createService({
     catalogs,
     upstreams,
+    upstreamPlanCache,
     planning: {
       batchSize: config.planning.batchSize,
       maxResponseBytes: config.planning.maxResponseBytes,

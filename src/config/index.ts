@@ -5,6 +5,7 @@ export type {
   CatalogConfig,
   FilesystemCatalogConfig,
   RestCatalogConfig,
+  PlanningMode,
   UpstreamAuth,
   S3StorageConfig,
   LocalStorageConfig,

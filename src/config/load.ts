@@ -157,7 +157,7 @@ interface RawRestCatalog {
   type: 'rest';
   uri: string;
   warehouse?: string;
-  planning?: 'auto' | 'upstream' | 'local';
+  planning?: 'auto' | 'upstream' | 'upstream-paged' | 'local';
   auth?: { mode: 'forward' } | { mode: 'bearer'; token: string } | { mode: 'oauth2'; 'token-url': string; 'client-id': string; 'client-secret': string; scope?: string };
   timeouts?: { 'connect-ms'?: number; 'request-ms'?: number };
   limits?: { 'config-bytes'?: number; 'load-table-bytes'?: number; 'max-in-flight'?: number; 'max-queued'?: number };

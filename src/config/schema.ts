@@ -27,7 +27,7 @@ const restCatalog = {
     type: { const: 'rest' },
     uri: { type: 'string', pattern: '^https?://[^\\s]+$' },
     warehouse: { type: 'string', minLength: 1 },
-    planning: { enum: ['auto', 'upstream', 'local'] },
+    planning: { enum: ['auto', 'upstream', 'upstream-paged', 'local'] },
     auth: {
       type: 'object',
       required: ['mode'],

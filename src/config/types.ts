@@ -61,6 +61,9 @@ export interface S3StorageConfig {
   readonly sessionToken?: string;
 }
 
+/** The planning modes of a `rest` catalog, `auto` resolved. */
+export type PlanningMode = 'upstream' | 'upstream-paged' | 'local';
+
 export interface RestCatalogConfig {
   readonly type: 'rest';
   readonly name: string;
@@ -68,8 +71,12 @@ export interface RestCatalogConfig {
   readonly uri: string;
   /** The upstream's own warehouse name, sent as `?warehouse=` on its /v1/config. */
   readonly warehouse?: string;
-  /** auto: the upstream's planning when it advertises /plan and /tasks, Icefront's otherwise. */
-  readonly planning: 'auto' | 'upstream' | 'local';
+  /**
+   * Who plans scans: `upstream` (its /plan and /tasks pass through), `upstream-paged` (the
+   * upstream's /plan, paged by Icefront's own /tasks), `local` (Icefront's planner over the table
+   * metadata). `auto` picks by what the upstream's /v1/config advertises (service/federation.ts).
+   */
+  readonly planning: PlanningMode | 'auto';
   readonly auth: UpstreamAuth;
   readonly connectTimeoutMs: number;
   readonly requestTimeoutMs: number;

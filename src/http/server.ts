@@ -171,7 +171,7 @@ function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>,
     const handler = handlers.get(`${method} ${spec.path}`);
     if (upstream !== undefined && spec.methods.includes(method)) {
       // Icefront plans for upstreams that cannot; everything else goes to the upstream.
-      const local = PLANNING.has(`${method} ${spec.path}`) && (await service.federation.plansLocally(upstream, callerOf(ctx).authorization));
+      const local = PLANNING.has(`${method} ${spec.path}`) && (await service.federation.servesPlanning(upstream, callerOf(ctx).authorization));
       if (!local || !handler) return forwardToUpstream(ctx, upstream, service, passThrough);
     }
     if (handler) return handler(ctx);

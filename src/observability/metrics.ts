@@ -43,6 +43,8 @@ export interface Metrics {
   readonly deleteIndexBuilds: MetricCounter;
   readonly planRequests: MetricCounter;
   readonly taskRequests: MetricCounter;
+  /** Plans Icefront asked an upstream for (upstream-paged catalogs), after caching and coalescing. */
+  readonly upstreamPlans: MetricCounter;
   /** Data files whose column metrics contradicted themselves and were ignored for pruning. */
   readonly contradictoryMetrics: MetricCounter;
   observeHttpRequest(labels: HttpRequestLabels, seconds: number): void;
@@ -117,6 +119,7 @@ export function createMetrics(): Metrics {
     deleteIndexBuilds: counter('icefront_delete_index_builds_total', 'Delete-file indexes built.'),
     planRequests: counter('icefront_plan_requests_total', 'Scan planning requests (planTableScan).'),
     taskRequests: counter('icefront_task_requests_total', 'Plan-task fetch requests (fetchScanTasks).'),
+    upstreamPlans: counter('icefront_upstream_plans_total', 'Scan plans Icefront asked an upstream for (upstream-paged catalogs), after caching and coalescing.'),
     contradictoryMetrics: counter(
       'icefront_contradictory_metrics_total',
       'Data files evaluated whose column metrics contradict themselves (lower > upper, nulls > values); ignored for pruning.',

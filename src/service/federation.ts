@@ -5,12 +5,13 @@
  * upstream URL are rewritten, and then the ETag is Icefront's own.
  */
 import { createHash } from 'node:crypto';
-import type { RestCatalogConfig } from '../config/index.js';
-import { isUpstreamResponseError, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
+import type { PlanningMode, RestCatalogConfig } from '../config/index.js';
+import { isUpstreamResponseError, planOnUpstream, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
 import { parseJson, stringifyJson } from '../iceberg/index.js';
 import type { FileIO } from '../storage/index.js';
 import { ENDPOINTS, PLANNING_ENDPOINTS } from './endpoints.js';
+import { callerKeyOf, type UpstreamPlanner } from './planning/paged-planning.js';
 import type { CatalogConfigResponse } from './wire-types.js';
 
 export interface UpstreamCatalog {
@@ -72,22 +73,22 @@ export class Federation {
   async config(name: string, callerAuthorization: string | undefined, publicBaseUrl: string): Promise<CatalogConfigResponse> {
     const { upstream } = this.get(name);
     const from = await upstream.fetchConfig(callerAuthorization);
-    // Planning endpoints are the upstream's own when it plans; Icefront adds its own otherwise.
-    const extra = (await this.plansLocally(name, callerAuthorization)) ? PLANNING_ENDPOINTS : [];
+    // Planning endpoints are the upstream's own when it plans and pages; Icefront adds its own otherwise.
+    const extra = (await this.servesPlanning(name, callerAuthorization)) ? PLANNING_ENDPOINTS : [];
     return upstream.clientConfig(name, publicBaseUrl, extra, from) as CatalogConfigResponse;
   }
 
   /**
    * The upstream request for `method endpoint` under `/v1/{name}`: `rawRest` is the client's raw
    * path after the prefix, plus its raw query. Planning routes go to the upstream only when it
-   * plans (planning `upstream`, or `auto` with /plan and /tasks advertised).
+   * plans and pages (planning `upstream`, or `auto` with /plan and /tasks advertised).
    */
   async target(name: string, endpoint: string, rawRest: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
     const { upstream, config } = this.get(name);
     // The upstream's config (prefix, separator) must be known to map the path.
     await upstream.fetchConfig(callerAuthorization);
-    if (PLANNING_ROUTES.has(endpoint) && !(await this.upstreamPlans(name, callerAuthorization))) {
-      throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}": the upstream does not plan scans; Icefront plans them itself`);
+    if (PLANNING_ROUTES.has(endpoint) && (await this.servesPlanning(name, callerAuthorization))) {
+      throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}": the upstream does not page scan plans; Icefront does`);
     }
     const auth = await upstream.authHeaders(callerAuthorization);
     return {
@@ -100,20 +101,33 @@ export class Federation {
     };
   }
 
-  /** Whether the upstream serves the planning protocol for this catalog's planning mode. */
-  async upstreamPlans(name: string, callerAuthorization?: string): Promise<boolean> {
+  /**
+   * Who plans this catalog's scans. `auto` goes by the upstream's /v1/config (as clients gate,
+   * wire-format §1): `/plan` and `/tasks` advertised → `upstream` (its plan tasks pass through);
+   * `/plan` only → `upstream-paged` (its plan, Icefront's pages: a planner may enforce policy,
+   * row filters or audit, that planning from the metadata would bypass); neither → `local`.
+   */
+  async planningMode(name: string, callerAuthorization?: string): Promise<PlanningMode> {
     const { upstream, config } = this.get(name);
-    if (config.planning === 'upstream') return true;
-    if (config.planning === 'local') return false;
+    if (config.planning !== 'auto') return config.planning;
     const { endpoints } = await upstream.fetchConfig(callerAuthorization);
-    return endpoints.includes(ENDPOINTS.planTableScan) && endpoints.includes(ENDPOINTS.fetchScanTasks);
+    if (!endpoints.includes(ENDPOINTS.planTableScan)) return 'local';
+    return endpoints.includes(ENDPOINTS.fetchScanTasks) ? 'upstream' : 'upstream-paged';
   }
 
-  /** Whether Icefront plans this catalog's scans itself (planning `local`, or `auto` without upstream planning). */
-  async plansLocally(name: string, callerAuthorization?: string): Promise<boolean> {
-    const { config } = this.get(name);
-    if (config.planning === 'upstream') return false;
-    return config.planning === 'local' || !(await this.upstreamPlans(name, callerAuthorization));
+  /** Whether Icefront answers this catalog's planning routes itself (modes `local` and `upstream-paged`). */
+  async servesPlanning(name: string, callerAuthorization?: string): Promise<boolean> {
+    return (await this.planningMode(name, callerAuthorization)) !== 'upstream';
+  }
+
+  /** The upstream's planner as one caller reaches it (`upstream-paged`): load-table and /plan, both as the caller. */
+  upstreamPlanner(name: string, callerAuthorization: string | undefined, accessDelegation?: string): UpstreamPlanner {
+    const { upstream, config } = this.get(name);
+    return {
+      callerKey: callerKeyOf(callerAuthorization),
+      loadMetadata: async (id) => (await upstream.loadTable(id.namespace, id.name, callerAuthorization, accessDelegation)).metadata,
+      plan: (id, body) => planOnUpstream(upstream, id.namespace, id.name, body, callerAuthorization, { timeoutMs: config.requestTimeoutMs }),
+    };
   }
 
   /** The catalog Icefront plans against for one caller: tables loaded through the upstream as that caller. */

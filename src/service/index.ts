@@ -2,6 +2,8 @@ export { createService, type CallerContext, type Service, type ServiceOptions } 
 export type { PlanExplanation } from './plan-scan.js';
 export { createScanPlanning, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
 export { manifestListBytes, sliceBytes, type ManifestCaches } from './planning/caching-source.js';
+export { orderedPlanBytes, type OrderedPlan } from './planning/upstream-pages.js';
+export { createPagedPlanning, type PagedPlanning, type PagedPlanningOptions, type UpstreamPlanner } from './planning/paged-planning.js';
 export { ENDPOINTS, READ_ENDPOINTS, PLANNING_ENDPOINTS, NAMESPACE_SEPARATOR } from './endpoints.js';
 export { MAX_PAGE_SIZE } from './pagination.js';
 export type {

@@ -7,6 +7,9 @@ import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
 import { paginate } from './pagination.js';
 import { explainTableScan, type PlanExplanation } from './plan-scan.js';
 import { createScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
+import { createPagedPlanning } from './planning/paged-planning.js';
+import type { OrderedPlan } from './planning/upstream-pages.js';
+import type { ComputeCache } from '../cache/index.js';
 import { Federation, type UpstreamCatalog } from './federation.js';
 import type {
   CatalogConfigResponse,
@@ -28,6 +31,8 @@ export interface ServiceOptions {
   readonly planning?: ScanPlanningOptions;
   /** Upstream REST catalogs by prefix. */
   readonly upstreams?: ReadonlyMap<string, UpstreamCatalog>;
+  /** Upstream plans of `upstream-paged` catalogs, ordered, per (pinned scan, caller). */
+  readonly upstreamPlanCache?: ComputeCache<OrderedPlan>;
 }
 
 /** Who is asking, for catalogs that authorize through an upstream. */
@@ -79,8 +84,22 @@ export function createService(options: ServiceOptions): Service {
   }
 
   const scanPlanning = createScanPlanning(options.planning ?? { batchSize: 100, maxResponseBytes: 1024 * 1024 });
-
   const federation = new Federation(options.upstreams ?? new Map());
+  const planningOptions = options.planning ?? { batchSize: 100, maxResponseBytes: 1024 * 1024 };
+  const pagedPlanning = createPagedPlanning({
+    batchSize: planningOptions.batchSize,
+    maxResponseBytes: planningOptions.maxResponseBytes,
+    ...(planningOptions.tokenKey && { tokenKey: planningOptions.tokenKey }),
+    ...(planningOptions.metrics && { metrics: planningOptions.metrics }),
+    ...(options.upstreamPlanCache && { cache: options.upstreamPlanCache }),
+  });
+
+  /** The upstream's planner when the catalog behind `prefix` is `upstream-paged`, else undefined. */
+  async function pagedTarget(prefix: string, identifier: TableIdentifier, caller: CallerContext = {}) {
+    if (!federation.has(prefix) || (await federation.planningMode(prefix, caller.authorization)) !== 'upstream-paged') return undefined;
+    const id = checkTableIdentifier(identifier.namespace, identifier.name);
+    return [federation.upstreamPlanner(prefix, caller.authorization, caller.accessDelegation), id] as const;
+  }
 
   /**
    * The catalog behind `prefix`, if it plans scans, and the checked table identifier. For an
@@ -156,10 +175,14 @@ export function createService(options: ServiceOptions): Service {
     },
 
     async planTableScan(prefix, identifier, body, caller) {
+      const paged = await pagedTarget(prefix, identifier, caller);
+      if (paged) return pagedPlanning.plan(prefix, ...paged, body);
       return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier, caller), body);
     },
 
     async fetchPlanningResult(prefix, identifier, planId, caller) {
+      const paged = await pagedTarget(prefix, identifier, caller);
+      if (paged) return pagedPlanning.fetchPlan(prefix, ...paged, planId);
       return scanPlanning.fetchPlan(prefix, ...planningTarget(prefix, identifier, caller), planId);
     },
 
@@ -169,6 +192,8 @@ export function createService(options: ServiceOptions): Service {
     },
 
     async fetchScanTasks(prefix, identifier, body, caller) {
+      const paged = await pagedTarget(prefix, identifier, caller);
+      if (paged) return pagedPlanning.fetchTasks(prefix, ...paged, body);
       return scanPlanning.fetchTasks(prefix, ...planningTarget(prefix, identifier, caller), body);
     },
 

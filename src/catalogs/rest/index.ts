@@ -15,3 +15,4 @@ export {
   type UpstreamResponse,
 } from './upstream-error.js';
 export { upstreamTableCatalog } from './upstream-table-catalog.js';
+export { planOnUpstream, type UpstreamPlanAnswer, type UpstreamPlanOptions } from './upstream-plan.js';

@@ -2,7 +2,7 @@
  * The scan a plan task or plan id carries (tokens' PlanScan) ↔ the planner's ScanRequest. The
  * filter travels in the legacy JSON form, so parsing it back gives the same expression.
  */
-import { expressionToJson } from '../../iceberg/index.js';
+import { expressionToJson, stringifyJson } from '../../iceberg/index.js';
 import { parseScanRequest, type ScanRequest } from '../../planner/index.js';
 import type { PlanScan } from '../../tokens/index.js';
 
@@ -32,5 +32,25 @@ export function requestOf(scan: PlanScan, snapshotId: bigint): ScanRequest {
     ...(incremental
       ? { 'end-snapshot-id': scan.endSnapshotId, ...(scan.startSnapshotId !== undefined && { 'start-snapshot-id': scan.startSnapshotId }) }
       : { 'snapshot-id': snapshotId }),
+  });
+}
+
+/**
+ * The PlanTableScanRequest (REST spec) a pinned scan stands for, as sent to an upstream that
+ * plans: the snapshot (or incremental range) pinned, the filter in the legacy JSON form Java's
+ * ExpressionParser reads (omitted when it is `true`). The same scan always gives the same body.
+ */
+export function planRequestJson(scan: PlanScan, snapshotId: bigint): string {
+  const incremental = scan.endSnapshotId !== undefined;
+  return stringifyJson({
+    ...(incremental
+      ? { ...(scan.startSnapshotId !== undefined && { 'start-snapshot-id': scan.startSnapshotId }), 'end-snapshot-id': scan.endSnapshotId }
+      : { 'snapshot-id': snapshotId }),
+    ...(scan.select !== undefined && { select: scan.select }),
+    ...(scan.filter !== true && { filter: scan.filter }),
+    'case-sensitive': scan.caseSensitive,
+    'use-snapshot-schema': scan.useSnapshotSchema,
+    ...(scan.statsFields !== undefined && { 'stats-fields': scan.statsFields }),
+    ...(scan.minRowsRequested !== undefined && { 'min-rows-requested': scan.minRowsRequested }),
   });
 }

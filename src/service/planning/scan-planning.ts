@@ -235,7 +235,8 @@ function refOf(task: PlanRef): PlanRef {
   return { catalog, namespace, table, ...(tableUuid !== undefined && { tableUuid }), snapshotId, scan };
 }
 
-function planTaskOf(body: unknown): string {
+/** The `plan-task` string of a FetchScanTasksRequest body. */
+export function planTaskOf(body: unknown): string {
   // REST spec FetchScanTasksRequest: { "plan-task": string }
   if (body === null || typeof body !== 'object' || Object.getPrototypeOf(body) !== Object.prototype)
     throw fail('BAD_REQUEST', 'Invalid fetch-tasks request: the body must be a JSON object');

@@ -1,0 +1,188 @@
+/**
+ * The REST scan-planning protocol for `upstream-paged` catalogs: the upstream plans (`/plan`),
+ * Icefront pages (`/tasks`). Issue #11; Gravitino design §5 (stateless tasks) and §8.5 (total
+ * order, snapshot pinning), applied to an upstream's answer instead of Icefront's own plan:
+ * - /plan pins the snapshot a request leaves open (from load-table, as the caller), asks the
+ *   upstream for the pinned plan as the caller, orders its tasks, answers the first page inline
+ *   and one page task (tokens/page-task.ts) per further page;
+ * - /tasks asks the upstream for the same pinned plan again, as the caller of that request (the
+ *   upstream authorizes it), and answers the page's range. Plans are kept per (pinned scan,
+ *   caller) in the compute cache with single-flight, so concurrent redemptions of one plan by one
+ *   caller on one replica call the upstream once, and a replica that never saw the /plan answers
+ *   the same bytes;
+ * - GET /plan/{id} re-plans the pinned scan a plan id carries; DELETE answers 204.
+ */
+import { createHash } from 'node:crypto';
+import type { ComputeCache } from '../../cache/index.js';
+import type { TableIdentifier } from '../../catalogs/index.js';
+import { fail } from '../../errors/index.js';
+import type { TableMetadata } from '../../iceberg/index.js';
+import type { Metrics } from '../../observability/index.js';
+import { parseScanRequest, resolveScanTarget } from '../../planner/index.js';
+import {
+  canonicalScanJson,
+  decodePageTask,
+  decodePlanId,
+  encodePageTask,
+  encodePlanId,
+  planTaskMatches,
+  type PageRange,
+  type PlanRef,
+  type TableBinding,
+} from '../../tokens/index.js';
+import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
+import { planRequestJson, requestOf, scanOf } from './scan-codec.js';
+import { planTaskOf } from './scan-planning.js';
+import { cutPages, orderPlan, pageOf, type OrderedPlan } from './upstream-pages.js';
+
+/** The upstream of one catalog, as one caller reaches it. */
+export interface UpstreamPlanner {
+  /** The table's current metadata, loaded through the upstream as the caller. */
+  loadMetadata(id: TableIdentifier): Promise<TableMetadata>;
+  /** The upstream's completed plan for a PlanTableScanRequest body, asked as the caller. */
+  plan(id: TableIdentifier, body: string): Promise<Readonly<Record<string, unknown>>>;
+  /** Who asks: a digest of the caller's credentials ('' for none), keying what is cached for them. */
+  readonly callerKey: string;
+}
+
+export interface PagedPlanningOptions {
+  readonly batchSize: number;
+  readonly maxResponseBytes: number;
+  readonly tokenKey?: Buffer;
+  /** Ordered upstream plans; without it every request asks the upstream (still coalesced per request). */
+  readonly cache?: ComputeCache<OrderedPlan>;
+  /** How long a cached upstream plan is served before it is asked for again. */
+  readonly ttlMs?: number;
+  readonly metrics?: Metrics;
+  readonly now?: () => number;
+}
+
+export interface PagedPlanning {
+  plan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown): Promise<PlanTableScanResult>;
+  fetchPlan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, planId: string): Promise<FetchPlanningResult>;
+  fetchTasks(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown): Promise<FetchScanTasksResult>;
+}
+
+/** Default lifetime of a cached upstream plan: long enough for a scan's redemptions, short enough that revoked access is seen. */
+export const UPSTREAM_PLAN_TTL_MS = 60_000;
+const NO_SNAPSHOT = -1n;
+const ENVELOPE_BYTES = 1024;
+
+/** A digest of a caller's Authorization header, so cached plans are per caller and never hold the credential. */
+export function callerKeyOf(authorization: string | undefined): string {
+  return authorization === undefined ? '' : createHash('sha256').update(authorization).digest('base64url');
+}
+
+export function createPagedPlanning(options: PagedPlanningOptions): PagedPlanning {
+  const key = options.tokenKey;
+  const now = options.now ?? Date.now;
+  const ttl = options.ttlMs ?? UPSTREAM_PLAN_TTL_MS;
+  const limits = { batchSize: options.batchSize, maxBytes: options.maxResponseBytes };
+
+  /** The upstream's plan of a pinned scan, ordered: cached per (plan, caller), one upstream call for concurrent askers. */
+  async function orderedPlan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, ref: PlanRef): Promise<OrderedPlan> {
+    const ask = async () => {
+      options.metrics?.upstreamPlans.inc();
+      const answer = await planner.plan(id, planRequestJson(ref.scan, ref.snapshotId));
+      return orderPlan(prefix, answer, now());
+    };
+    const cache = options.cache;
+    if (!cache) return ask();
+    const cacheKey = JSON.stringify([prefix, ref.namespace, ref.table, String(ref.snapshotId), canonicalScanJson(ref.scan), planner.callerKey]);
+    const held = cache.peek(cacheKey);
+    if (held && now() - held.fetchedAt > ttl) cache.delete(cacheKey);
+    return cache.get(cacheKey, ask);
+  }
+
+  /** The first page inline and page tasks for the rest, within max-response-bytes (fanning out when the strings alone would not fit). */
+  function answer(plan: OrderedPlan, ref: PlanRef) {
+    const [first, ...rest] = cutPages(plan, limits);
+    const inline = pageOf(plan, first!);
+    const budget = options.maxResponseBytes - JSON.stringify(inline).length - ENVELOPE_BYTES;
+    return { inline, pageTasks: fitPages(ref, plan, rest, budget, key) };
+  }
+
+  return {
+    async plan(prefix, planner, id, body) {
+      options.metrics?.planRequests.inc();
+      const request = parseScanRequest(body);
+      const metadata = await planner.loadMetadata(id);
+      // Pin the snapshot a request leaves open, so every page comes from the same snapshot.
+      const target = resolveScanTarget(metadata, request);
+      const binding: TableBinding = { catalog: prefix, namespace: [...id.namespace], table: id.name, ...(metadata.tableUuid && { tableUuid: metadata.tableUuid }) };
+      if (target.kind === 'empty') {
+        const none: PlanRef = { ...binding, snapshotId: NO_SNAPSHOT, scan: scanOf(request) };
+        return { status: 'completed', 'plan-id': encodePlanId(none, key), 'file-scan-tasks': [] };
+      }
+      const pinned = target.kind === 'incremental' ? request : { ...request, snapshotId: target.snapshot.snapshotId };
+      const ref: PlanRef = { ...binding, snapshotId: target.snapshot.snapshotId, scan: scanOf(pinned) };
+      const { inline, pageTasks } = answer(await orderedPlan(prefix, planner, id, ref), ref);
+      return { status: 'completed', 'plan-id': encodePlanId(ref, key), ...inline, ...(pageTasks.length > 0 && { 'plan-tasks': pageTasks }) };
+    },
+
+    async fetchPlan(prefix, planner, id, planId) {
+      const ref = decodePlanId(planId, key);
+      if (!ref || !issuedFor(ref, prefix, id)) throw fail('NO_SUCH_PLAN_ID', 'Unknown plan id for this table');
+      if (ref.snapshotId === NO_SNAPSHOT) return { status: 'completed', 'file-scan-tasks': [] };
+      checkScan(ref, 'NO_SUCH_PLAN_ID');
+      const { inline, pageTasks } = answer(await orderedPlan(prefix, planner, id, ref), ref);
+      return { status: 'completed', ...inline, ...(pageTasks.length > 0 && { 'plan-tasks': pageTasks }) };
+    },
+
+    async fetchTasks(prefix, planner, id, body) {
+      options.metrics?.taskRequests.inc();
+      const task = decodePageTask(planTaskOf(body), key);
+      if (!task || !issuedFor(task, prefix, id)) throw noSuchPlanTask();
+      checkScan(task, 'NO_SUCH_PLAN_TASK');
+      const plan = await orderedPlan(prefix, planner, id, task);
+      // The upstream's plan of this pinned scan is no longer the one the page was cut from.
+      if (plan.tasks.length !== task.total || plan.digest !== task.digest)
+        throw fail('NO_SUCH_PLAN_TASK', "Plan task expired: the upstream's plan for this snapshot changed since the task was issued");
+      const fanned = (task.more ?? []).map((page) => encodePageTask({ ...refOf(task), page, total: task.total, digest: task.digest }, key));
+      return { ...pageOf(plan, task.page), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
+    },
+  };
+}
+
+/**
+ * Whether a plan id or page task was issued for the table the route names. Redemption does not
+ * load the table (that would be a second upstream call per page), so a UUID the string carries
+ * cannot be compared; the upstream plans the pinned snapshot id, which a re-created table lacks,
+ * and the digest check refuses any other answer.
+ */
+function issuedFor(ref: PlanRef, prefix: string, id: TableIdentifier): boolean {
+  return planTaskMatches(ref, { catalog: prefix, namespace: [...id.namespace], table: id.name, ...(ref.tableUuid !== undefined && { tableUuid: ref.tableUuid }) });
+}
+
+/** The pinned scan must parse as a request (a signed string always does; an edited one may not). */
+function checkScan(ref: PlanRef, code: 'NO_SUCH_PLAN_ID' | 'NO_SUCH_PLAN_TASK'): void {
+  try {
+    requestOf(ref.scan, ref.snapshotId);
+  } catch {
+    throw fail(code, code === 'NO_SUCH_PLAN_ID' ? 'Unknown or expired plan id' : 'Unknown or expired plan task');
+  }
+}
+
+/** Page-task strings for `pages`, within `budget` bytes: one per page, else runs of pages (doubling) fanned out on redemption. */
+function fitPages(ref: PlanRef, plan: OrderedPlan, pages: readonly PageRange[], budget: number, key: Buffer | undefined): string[] {
+  const base = { ...refOf(ref), total: plan.tasks.length, digest: plan.digest };
+  const size = (strings: string[]) => strings.reduce((n, s) => n + s.length + 3, 0);
+  let strings = pages.map((page) => encodePageTask({ ...base, page }, key));
+  for (let run = 2; size(strings) > budget && strings.length > 1; run *= 2) {
+    strings = [];
+    for (let i = 0; i < pages.length; i += run) {
+      const [page, ...more] = pages.slice(i, i + run);
+      strings.push(encodePageTask({ ...base, page: page!, ...(more.length > 0 && { more }) }, key));
+    }
+  }
+  return strings;
+}
+
+function refOf(ref: PlanRef): PlanRef {
+  const { catalog, namespace, table, tableUuid, snapshotId, scan } = ref;
+  return { catalog, namespace, table, ...(tableUuid !== undefined && { tableUuid }), snapshotId, scan };
+}
+
+function noSuchPlanTask() {
+  return fail('NO_SUCH_PLAN_TASK', 'Unknown or expired plan task');
+}
