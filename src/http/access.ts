@@ -15,6 +15,7 @@ import { parseJson } from '../iceberg/index.js';
 import { assertJsonDepth } from './read-body.js';
 import { decodeNamespacePath, decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
 import type { HttpMethod, SpecPath } from './spec-paths.js';
+import { transactionTables } from './transaction-tables.js';
 
 export interface AuthOptions {
   readonly authenticator: Authenticator;
@@ -93,8 +94,8 @@ export const REQUIREMENTS: ReadonlyMap<string, Requirement> = new Map<string, Re
   [`POST ${TABLE}/metrics`, READ],
   // REST spec RenameTableRequest: source and destination
   ['POST /v1/{prefix}/tables/rename', { kind: 'body', targets: (b) => [namespaceOf(b['source']), namespaceOf(b['destination'])] }],
-  // REST spec CommitTransactionRequest: table-changes[].identifier
-  ['POST /v1/{prefix}/transactions/commit', { kind: 'body', targets: (b) => (Array.isArray(b['table-changes']) ? b['table-changes'] : [undefined]).map((c) => namespaceOf(isRecord(c) ? c['identifier'] : undefined)) }],
+  // REST spec CommitTransactionRequest: every table-changes[].identifier (none, or an empty list: 400)
+  ['POST /v1/{prefix}/transactions/commit', { kind: 'body', targets: (b) => transactionTables(b).map((table) => table.namespace) }],
   [`GET ${NS}/views`, { kind: 'entries' }],
   [`POST ${NS}/views`, WRITE],
   [`GET ${VIEW}`, READ],

@@ -11,6 +11,7 @@ import { clientErrorResponse, methodNotAllowed, sendError } from './error-respon
 import { sendJson } from './reply.js';
 import { loggedUrl, rawPath } from './request-params.js';
 import { createOrigin, type Origin, type OriginOptions } from './origin.js';
+import { legacySignerRoute } from './legacy-signer.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
 import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
@@ -150,6 +151,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       }),
     });
   }
+  app.route(legacySignerRoute({ service: options.service, passThrough, origin, ...(accessContext && { access: accessContext }) }));
   return app;
 }
 

@@ -9,7 +9,8 @@ import { fail } from '../errors/index.js';
 import { ENDPOINTS, type Service } from '../service/index.js';
 import type { RouteContext } from './catalog-routes.js';
 import type { PassThrough } from './proxy/index.js';
-import { rawBodyOf } from './read-body.js';
+import { assertJsonDepth, rawBodyOf, readBody } from './read-body.js';
+import { transactionTables } from './transaction-tables.js';
 import { FORWARDED_HEADERS } from './origin.js';
 import { decodeSegment, rawPath } from './request-params.js';
 
@@ -42,6 +43,10 @@ const LISTINGS: ReadonlyMap<string, 'namespaces' | 'identifiers'> = new Map([
   [ENDPOINTS.listTables, 'identifiers'],
   ['GET /v1/{prefix}/namespaces/{namespace}/views', 'identifiers'],
 ]);
+
+const TRANSACTIONS_COMMIT = '/v1/{prefix}/transactions/commit';
+/** fastify's own default, should a route carry no bodyLimit. */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** `.` or `..`, raw or percent-encoded (any case): a segment a URL parser would resolve away. */
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
@@ -80,12 +85,26 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   }
   const method = request.method === 'HEAD' ? 'GET' : request.method;
+  // A multi-table commit is checked before it leaves: every change names its table (transaction-tables.ts).
+  let body = rawBodyOf(request.raw);
+  if (method === 'POST' && specPath === TRANSACTIONS_COMMIT) {
+    body ??= await readBody(request.raw, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    transactionTables(parsedJson(body));
+  }
   const upstreamTarget = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
   // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
   const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
-  const body = rawBodyOf(request.raw);
   // The turn is held until the client's response closes, so a streamed exchange counts as long as it lasts.
   await target.admit(() => passThrough.forward(request, reply, body === undefined ? target : { ...target, body }));
   return reply;
 }
 
+/** A body read as text, as JSON (only to check it; what is forwarded is the text): not JSON → 400. */
+function parsedJson(text: string): unknown {
+  try {
+    assertJsonDepth(text);
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw fail('BAD_REQUEST', 'The request body is not JSON');
+  }
+}

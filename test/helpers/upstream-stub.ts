@@ -18,6 +18,8 @@ export type StubFault =
   | 'drip'
   /** Reset the connection (TCP RST) before answering. */
   | 'reset'
+  /** Close the connection (FIN) before answering: no status line, no bytes at all. */
+  | 'close'
   /** Send headers and part of the body, then close the socket. */
   | 'close-mid-body'
   /** Answer 200 `application/json` with a body that is not JSON. */
@@ -269,6 +271,9 @@ function injectFault(mode: StubFault, res: http.ServerResponse, timers: Set<Node
     }
     case 'reset':
       res.socket?.resetAndDestroy();
+      return;
+    case 'close':
+      res.socket?.destroy();
       return;
     case 'close-mid-body':
       partial();

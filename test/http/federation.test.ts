@@ -400,9 +400,10 @@ t.test('URLs written for clients never come from the Host header; X-Forwarded-* 
     });
   };
   const forged = { host: 'evil.example:666', 'x-forwarded-host': 'evil.example:667', 'x-forwarded-proto': 'https' };
-  t.equal(await signer(openUrl, forged), openUrl, 'an untrusted caller: the listen address, whatever Host and X-Forwarded-Host say');
-  t.equal(await signer(proxiedUrl, { ...forged, 'x-forwarded-host': 'icefront.example:443' }), 'https://icefront.example:443', 'a trusted proxy: its X-Forwarded-Host and -Proto');
-  t.equal(await signer(proxiedUrl, { 'x-forwarded-host': 'a b/c' }), proxiedUrl, 'a malformed forwarded host is ignored');
+  // the signer uri is the catalog's signer mount (no signer endpoint: Java's unprefixed default; signer-uri.ts)
+  t.equal(await signer(openUrl, forged), `${openUrl}/v1/up/s3-signer`, 'an untrusted caller: the listen address, whatever Host and X-Forwarded-Host say');
+  t.equal(await signer(proxiedUrl, { ...forged, 'x-forwarded-host': 'icefront.example:443' }), 'https://icefront.example:443/v1/up/s3-signer', 'a trusted proxy: its X-Forwarded-Host and -Proto');
+  t.equal(await signer(proxiedUrl, { 'x-forwarded-host': 'a b/c' }), `${proxiedUrl}/v1/up/s3-signer`, 'a malformed forwarded host is ignored');
 
   stub.requests.length = 0;
   await fetch(`${openUrl}/v1/up/namespaces`, { headers: { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-host': 'evil.example', forwarded: 'for=6.6.6.6' } });

@@ -1,4 +1,5 @@
 import { DEFAULT_NAMESPACE_SEPARATOR, encodePrefix } from './paths.js';
+import { signerMountUri } from './signer-uri.js';
 import type { UpstreamConfig } from './upstream-config.js';
 
 /** What Icefront's GET /v1/config answers for one upstream catalog (REST spec `CatalogConfig`). */
@@ -60,7 +61,8 @@ export function buildClientConfig(upstream: UpstreamConfig, ctx: RewriteContext,
 
 /**
  * A property map (catalog config, or a LoadTableResult `config`) with every reference to the
- * upstream turned into one to Icefront, `uri` dropped, and secrets dropped when asked.
+ * upstream turned into one to Icefront (a signer uri left to Java's unprefixed default endpoint:
+ * to the catalog's signer mount, signer-uri.ts), `uri` dropped, and secrets dropped when asked.
  * `prefix` and `namespace-separator` are left to the caller.
  */
 export function rewriteProperties(properties: Readonly<Record<string, string>>, ctx: RewriteContext): Record<string, string> {
@@ -68,7 +70,7 @@ export function rewriteProperties(properties: Readonly<Record<string, string>>, 
   for (const [key, value] of Object.entries(properties)) {
     if (key === 'uri' || CONTROL.test(key) || CONTROL.test(value)) continue;
     if (ctx.dropSecrets && SECRET_KEY.test(key)) continue;
-    const rewritten = VERBATIM_KEYS.has(key) ? value : rewriteValue(value, ctx);
+    const rewritten = VERBATIM_KEYS.has(key) ? value : (signerMountUri(key, value, properties, ctx) ?? rewriteValue(value, ctx));
     if (rewritten !== undefined) out[key] = rewritten;
   }
   return out;

@@ -132,7 +132,8 @@ t.test('a table config keeps its vended credentials and has its refresh endpoint
     's3.access-key-id': 'AKIA',
     's3.secret-access-key': 'shh',
     'client.refresh-credentials-endpoint': 'v1/sales/namespaces/db/tables/t/credentials',
-    's3.signer.uri': PUBLIC,
+    // no signer endpoint: Java posts to {uri}/v1/aws/s3/sign, so the uri names the catalog (signer-uri.ts)
+    's3.signer.uri': `${PUBLIC}/v1/sales/s3-signer`,
   });
 });
 

@@ -1,0 +1,87 @@
+/**
+ * `POST /v1/{catalog}/s3-signer/v1/aws/s3/sign`: the unprefixed S3 signer of Iceberg Java 1.11
+ * and older (S3V4RestSignerClient's default endpoint `v1/aws/s3/sign`), reached through the
+ * signer mount that catalogs/rest/signer-uri.ts writes into a `rest` catalog's configs in place
+ * of a signer uri that was the upstream itself. The catalog is the path's; the request goes to
+ * that catalog's upstream only, to `{upstream uri}/v1/aws/s3/sign`, with that upstream's auth
+ * (Federation.target: its headers, timeout and admission), streamed and never retried. No other
+ * path below the upstream is reachable through it.
+ */
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { fail } from '../errors/index.js';
+import type { Service } from '../service/index.js';
+import { accessOf, type AccessContext } from './access.js';
+import { FORWARDED_HEADERS, type Origin } from './origin.js';
+import type { PassThrough } from './proxy/index.js';
+import { assertJsonDepth, rawBodyOf, readBody } from './read-body.js';
+import { decodeSegment, rawPath } from './request-params.js';
+
+/** The route, in find-my-way syntax; `s3-signer` is signer-uri.ts's SIGNER_MOUNT. */
+export const LEGACY_SIGNER_ROUTE = '/v1/:prefix/s3-signer/v1/aws/s3/sign';
+/** What the upstream serves the unprefixed signer at, below its uri. */
+const UPSTREAM_SIGNER_PATH = '/v1/aws/s3/sign';
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface LegacySignerOptions {
+  readonly service: Service;
+  readonly passThrough: PassThrough;
+  readonly origin: Origin;
+  readonly access?: AccessContext;
+}
+
+export function legacySignerRoute(options: LegacySignerOptions): RouteOptions {
+  return { method: 'POST', url: LEGACY_SIGNER_ROUTE, handler: (request, reply) => sign(options, request, reply) };
+}
+
+async function sign({ service, passThrough, origin, access }: LegacySignerOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const rawPrefix = rawPath(request.raw.url ?? '/').split('/')[2] ?? '';
+  const prefix = decodeSegment(rawPrefix, 'BAD_REQUEST', 'prefix');
+  if (!service.federation.has(prefix)) throw fail('NOT_FOUND', `No S3 signer for "${prefix}": it is not an upstream catalog`);
+  request.log = request.log.child({ catalog: prefix, upstream: true });
+  let body = rawBodyOf(request.raw);
+  if (access) {
+    body ??= await readBody(request.raw, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    authorizeSigning(access, request, prefix, body);
+  }
+  const caller = typeof request.headers.authorization === 'string' ? request.headers.authorization : undefined;
+  const target = await service.federation.target(prefix, `POST ${UPSTREAM_SIGNER_PATH}`, '', caller);
+  const url = upstreamSignerUrl(target.url, prefix);
+  const dropHeaders = origin.trusted(request.raw) ? target.dropHeaders : [...target.dropHeaders, ...FORWARDED_HEADERS];
+  await target.admit(() => passThrough.forward(request, reply, { ...target, url, dropHeaders, ...(body !== undefined && { body }) }));
+  return reply;
+}
+
+/**
+ * `{upstream uri}/v1/aws/s3/sign`, from the target of the catalog's own path: Federation.target
+ * answers `{uri}/v1` or `{uri}/v1/{upstream prefix}` for an empty rest. When the uri or the prefix
+ * holds a `v1` segment of its own, where the uri ends cannot be told: refused, never guessed.
+ */
+export function upstreamSignerUrl(catalogUrl: string, prefix: string): string {
+  const url = new URL(catalogUrl);
+  const segments = url.pathname.split('/');
+  const at = segments.indexOf('v1');
+  if (at < 0 || segments.lastIndexOf('v1') !== at)
+    throw fail('UNSUPPORTED_OPERATION', `Catalog "${prefix}": the upstream's uri or prefix has a v1 segment of its own, so its unprefixed S3 signer cannot be located`);
+  return `${url.origin}${segments.slice(0, at).join('/')}${UPSTREAM_SIGNER_PATH}`;
+}
+
+/**
+ * The request names no table, only the catalog (its body names an S3 URL, which the upstream
+ * signer must check): with auth on, the spec's sign rule (read for GET/HEAD, write otherwise)
+ * applied catalog-wide — some read rule for the catalog, or some write rule.
+ */
+function authorizeSigning(access: AccessContext, request: FastifyRequest, catalog: string, body: string): void {
+  const principal = accessOf(request)?.principal;
+  if (!principal) throw fail('CREDENTIALS_MISSING', 'Authentication is required');
+  let method: unknown;
+  try {
+    assertJsonDepth(body);
+    method = (JSON.parse(body) as { method?: unknown } | null)?.method;
+  } catch {
+    throw fail('BAD_REQUEST', 'The signing request is not JSON, so what it signs cannot be authorized');
+  }
+  const reads = typeof method === 'string' && /^(GET|HEAD)$/i.test(method);
+  const { policy } = access.auth;
+  if (reads ? !policy.seesCatalog(principal, catalog) : !policy.writesSomewhere(principal, catalog))
+    throw fail('ACCESS_DENIED', `Forbidden: ${principal.name} may not ${reads ? 'read in' : 'write to'} catalog "${catalog}" (no auth.allow rule allows it)`);
+}
