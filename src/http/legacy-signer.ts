@@ -4,7 +4,7 @@
  * signer mount that catalogs/rest/signer-uri.ts writes into a `rest` catalog's configs in place
  * of a signer uri that was the upstream itself. The catalog is the path's; the request goes to
  * that catalog's upstream only, to `{upstream uri}/v1/aws/s3/sign`, with that upstream's auth
- * (Federation.target: its headers, timeout and admission), streamed and never retried. No other
+ * (Federation.signerTarget: its headers, timeout and admission), streamed and never retried. No other
  * path below the upstream is reachable through it.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -18,8 +18,6 @@ import { decodeSegment, rawPath } from './request-params.js';
 
 /** The route, in find-my-way syntax; `s3-signer` is signer-uri.ts's SIGNER_MOUNT. */
 export const LEGACY_SIGNER_ROUTE = '/v1/:prefix/s3-signer/v1/aws/s3/sign';
-/** What the upstream serves the unprefixed signer at, below its uri. */
-const UPSTREAM_SIGNER_PATH = '/v1/aws/s3/sign';
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export interface LegacySignerOptions {
@@ -44,25 +42,10 @@ async function sign({ service, passThrough, origin, access }: LegacySignerOption
     authorizeSigning(access, request, prefix, body);
   }
   const caller = typeof request.headers.authorization === 'string' ? request.headers.authorization : undefined;
-  const target = await service.federation.target(prefix, `POST ${UPSTREAM_SIGNER_PATH}`, '', caller);
-  const url = upstreamSignerUrl(target.url, prefix);
+  const target = await service.federation.signerTarget(prefix, caller);
   const dropHeaders = origin.trusted(request.raw) ? target.dropHeaders : [...target.dropHeaders, ...FORWARDED_HEADERS];
-  await target.admit(() => passThrough.forward(request, reply, { ...target, url, dropHeaders, ...(body !== undefined && { body }) }));
+  await target.admit(() => passThrough.forward(request, reply, { ...target, dropHeaders, ...(body !== undefined && { body }) }));
   return reply;
-}
-
-/**
- * `{upstream uri}/v1/aws/s3/sign`, from the target of the catalog's own path: Federation.target
- * answers `{uri}/v1` or `{uri}/v1/{upstream prefix}` for an empty rest. When the uri or the prefix
- * holds a `v1` segment of its own, where the uri ends cannot be told: refused, never guessed.
- */
-export function upstreamSignerUrl(catalogUrl: string, prefix: string): string {
-  const url = new URL(catalogUrl);
-  const segments = url.pathname.split('/');
-  const at = segments.indexOf('v1');
-  if (at < 0 || segments.lastIndexOf('v1') !== at)
-    throw fail('UNSUPPORTED_OPERATION', `Catalog "${prefix}": the upstream's uri or prefix has a v1 segment of its own, so its unprefixed S3 signer cannot be located`);
-  return `${url.origin}${segments.slice(0, at).join('/')}${UPSTREAM_SIGNER_PATH}`;
 }
 
 /**

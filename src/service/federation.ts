@@ -102,6 +102,22 @@ export class Federation {
   }
 
   /**
+   * Where the upstream's unprefixed S3 signer is (Iceberg Java's S3V4RestSignerClient default
+   * endpoint `v1/aws/s3/sign` below a signer uri that was the upstream itself): `{uri}/v1/aws/s3/sign`,
+   * with this upstream's auth, timeout and admission, as `target` gives for its own routes.
+   */
+  async signerTarget(name: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
+    const { upstream, config } = this.get(name);
+    return {
+      url: `${upstream.origin}${upstream.basePath}/v1/aws/s3/sign`,
+      setHeaders: await upstream.authHeaders(callerAuthorization),
+      dropHeaders: ['authorization', 'cookie'],
+      timeoutMs: config.requestTimeoutMs,
+      admit: (exchange) => upstream.gate.run(exchange, config.requestTimeoutMs),
+    };
+  }
+
+  /**
    * Who plans this catalog's scans. `auto` goes by the upstream's /v1/config (as clients gate,
    * wire-format §1): `/plan` and `/tasks` advertised → `upstream` (its plan tasks pass through);
    * `/plan` only → `upstream-paged` (its plan, Icefront's pages: a planner may enforce policy,
