@@ -8,7 +8,10 @@
  *   - catalog `fx` (type: rest, planning: upstream): the fixture plans when the client asks;
  *   - catalog `fxlocal` (type: rest, planning: local): tables loaded through the fixture, Icefront
  *     plans them, reading the fixture's file: metadata within `storage.local` roots;
- *   - catalog `fxfs` (type: filesystem over the fixture's warehouse folder): Icefront plans.
+ *   - catalog `fxfs` (type: filesystem over the fixture's warehouse folder): Icefront plans;
+ *   - catalog `fxpaged` (type: rest, planning: auto) in front of the fixture behind a shim that
+ *     hides its `/tasks`: an upstream that plans but cannot page (Gravitino's today), for which
+ *     `auto` picks `upstream-paged`: the fixture plans, Icefront pages its answer.
  * One worker process (one Spark JVM) runs every client job of this file. The last test prints
  * the matrix: for each client and mode, per catalog, the (table, filter) reads that agreed.
  */
@@ -18,20 +21,25 @@ import { compareScan, label, type Comparison } from './harness/compare.js';
 import { filesystemCatalog, restCatalog, startInteropIcefront } from './harness/icefront.js';
 import { runEqualityDeleteWriter } from './harness/java-writer.js';
 import { Matrix } from './harness/matrix.js';
+import { startEndpointShim } from './harness/endpoint-shim.js';
 import { startRestFixture } from './harness/rest-fixture.js';
 import { interopToolchain } from './harness/toolchain.js';
 import { INTEROP_TABLES, type FilterCase, type InteropTable } from './tables.js';
 
+const TASKS_ENDPOINT = 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks';
+
 // Setup on a cold machine (pip + Maven downloads), the writes and ~500 reads in one Spark JVM.
 t.setTimeout(40 * 60_000);
 
-type Catalog = 'fx' | 'fxlocal' | 'fxfs';
+type Catalog = 'fx' | 'fxlocal' | 'fxfs' | 'fxpaged';
 
 const env = await interopToolchain(t);
 if (env) {
   const toolchain = env;
   for (const [name, version] of Object.entries(env.versions)) t.comment(`${name} ${version}`);
   const fixture = await startRestFixture(env);
+  // The fixture as an upstream that plans but cannot page: /tasks hidden from its /v1/config.
+  const shim = await startEndpointShim(fixture.url, [TASKS_ENDPOINT]);
   // batch-size 2: Icefront's own plans (fxfs, fxlocal) answer with plan tasks, so clients redeem
   // them at /tasks (the fixture batches 100 file tasks per plan task, more than these tables have).
   const ice = await startInteropIcefront(
@@ -39,6 +47,7 @@ if (env) {
       restCatalog('fx', fixture.url, 'upstream'),
       { ...restCatalog('fxlocal', fixture.url, 'local'), storage: { local: { roots: [fixture.warehouseDir], locations: [] } } },
       filesystemCatalog('fxfs', fixture.warehouseDir),
+      restCatalog('fxpaged', shim.url, 'auto'),
     ],
     { batchSize: 2 },
   );
@@ -46,6 +55,7 @@ if (env) {
   t.teardown(async () => {
     await worker.close();
     await ice.close();
+    await shim.close();
     await fixture.close();
   });
 
@@ -67,18 +77,21 @@ if (env) {
     { client: 'spark', mode: SERVER, catalog: 'fx', files: 'read', control: { ...direct, planning: 'server' } },
     { client: 'spark', mode: SERVER, catalog: 'fxlocal', files: 'read', control: { ...direct, planning: 'server' } },
     { client: 'spark', mode: SERVER, catalog: 'fxfs', files: 'read', control: { ...direct, planning: 'server' } },
+    { client: 'spark', mode: SERVER, catalog: 'fxpaged', files: 'read', control: { ...direct, planning: 'server' } },
     { client: 'pyiceberg', mode: SERVER, catalog: 'fx', files: 'planned', control: { ...direct, planning: 'server' } },
     { client: 'pyiceberg', mode: SERVER, catalog: 'fxlocal', files: 'planned', control: { ...direct, planning: 'server' } },
     { client: 'pyiceberg', mode: SERVER, catalog: 'fxfs', files: 'planned', control: { ...direct, planning: 'server' } },
+    { client: 'pyiceberg', mode: SERVER, catalog: 'fxpaged', files: 'planned', control: { ...direct, planning: 'server' } },
     { client: 'pyiceberg', mode: CLIENT, catalog: 'fx', files: 'planned', control: direct },
     { client: 'pyiceberg', mode: CLIENT, catalog: 'fxfs', files: 'planned', control: direct },
     { client: 'spark', mode: CLIENT, catalog: 'fxfs', files: 'read', control: direct },
     { client: 'duckdb', mode: 'client-side (its own)', catalog: 'fx', files: 'none', control: direct },
     { client: 'duckdb', mode: 'client-side (its own)', catalog: 'fxfs', files: 'none', control: direct },
+    { client: 'duckdb', mode: 'client-side (its own)', catalog: 'fxpaged', files: 'none', control: direct },
   ];
   const firstLine = (s: string): string => s.split('\n').find((l) => /Exception|Error/.test(l) && !l.includes('An error occurred while calling'))?.trim().slice(0, 300) ?? s.split('\n')[0]!;
   const readerName = (r: Reader): string => `${r.client} (${r.mode}) → icefront ${r.catalog}`;
-  const matrix = new Matrix(['fx', 'fxlocal', 'fxfs']);
+  const matrix = new Matrix(['fx', 'fxlocal', 'fxfs', 'fxpaged']);
 
   /** The Java equality-delete writer's one run (it commits both eq_ tables). */
   let javaWriter: Promise<unknown> | undefined;
@@ -174,11 +187,12 @@ if (env) {
     }
     // Same scan, two server planners: the fixture's (Java, through fx) and Icefront's own
     // (fxlocal and fxfs). They must plan the same data files and attach the same delete files to
-    // each; pyiceberg reports both sets.
+    // each; pyiceberg reports both sets. Through fxpaged the fixture plans and Icefront pages: the
+    // pages together must be the fixture's plan, each data file with its delete files.
     const planOf = (catalog: Catalog): ScanResult | undefined =>
       [...results].find(([r]) => r.client === 'pyiceberg' && r.mode === SERVER && r.catalog === catalog)?.[1];
     const fixturePlan = planOf('fx');
-    for (const catalog of ['fxlocal', 'fxfs'] as const) {
+    for (const catalog of ['fxlocal', 'fxfs', 'fxpaged'] as const) {
       const icefrontPlan = planOf(catalog);
       if (!fixturePlan || !icefrontPlan) continue;
       const at = `table ${table.name}, filter [${where}], catalog ${catalog}`;
@@ -200,11 +214,11 @@ if (env) {
   }
 
   t.test('the server-planning clients really planned on the server, and Spark’s plan cancellations succeeded', async (t) => {
-    for (const catalog of ['fx', 'fxlocal', 'fxfs']) {
+    for (const catalog of ['fx', 'fxlocal', 'fxfs', 'fxpaged']) {
       const plans = ice.requests.filter((r) => r.method === 'POST' && r.url.startsWith(`/v1/${catalog}/namespaces/`) && r.url.endsWith('/plan'));
       // Through fx the fixture answers; it refuses pyiceberg's decimal literals on double
       // columns (400, a client-cannot cell of the matrix). Icefront's own planners answer all.
-      const refused = (r: (typeof plans)[number]): boolean => catalog === 'fx' && r.status === 400;
+      const refused = (r: (typeof plans)[number]): boolean => (catalog === 'fx' || catalog === 'fxpaged') && r.status === 400;
       t.ok(plans.length > 0 && plans.every((r) => r.status === 200 || refused(r)), `Icefront answered POST /v1/${catalog}/…/plan`, {
         failed: plans.filter((r) => r.status !== 200 && !refused(r)).slice(0, 3),
       });
@@ -221,6 +235,34 @@ if (env) {
       t.ok(cancels.length > 0, `Spark sent DELETE /v1/${catalog}/…/plan/{plan-id}`);
       t.ok(failed.length === 0, `every DELETE /v1/${catalog}/…/plan/{plan-id} answered 204`, { failed: failed.slice(0, 3) });
     }
+  });
+
+  t.test('fxpaged: the fixture planned every scan, Icefront paged it, and /tasks never reached the fixture', async (t) => {
+    const hidden = shim.requests.filter((r) => r.hidden);
+    t.same(hidden, [], 'no request to a hidden endpoint reached the shim');
+    const upstreamPlans = shim.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/plan'));
+    t.ok(upstreamPlans.length > 0, `the fixture planned through the shim (${upstreamPlans.length} /plan requests)`);
+  });
+
+  t.test('fxpaged: 64 concurrent redemptions of one plan on a cold replica make one upstream /plan call', async (t) => {
+    const cold = await startInteropIcefront([restCatalog('fxpaged', shim.url, 'auto')], { batchSize: 2 });
+    t.teardown(() => cold.close());
+    const table = `/v1/fxpaged/namespaces/db/tables/events`;
+    const post = (base: string, route: string, body: unknown) =>
+      fetch(`${base}${table}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const planned = (await (await post(ice.url, 'plan', {})).json()) as { 'plan-tasks'?: string[]; 'file-scan-tasks': unknown[] };
+    const task = planned['plan-tasks']?.[0];
+    if (!t.ok(task, 'db.events pages into plan tasks at batch-size 2')) return;
+    const before = shim.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/plan')).length;
+    const answers = await Promise.all(Array.from({ length: 64 }, () => post(cold.url, 'tasks', { 'plan-task': task }).then(async (r) => [r.status, await r.text()] as const)));
+    t.same([...new Set(answers.map(([status]) => status))], [200], 'all 64 answered 200');
+    t.equal(new Set(answers.map(([, body]) => body)).size, 1, 'with the same bytes');
+    const after = shim.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/plan')).length;
+    t.equal(after - before, 1, "the fixture's request log (the shim) saw one /plan");
+    const metrics = await (await fetch(`${cold.url}/metrics`)).text();
+    t.match(metrics, /^icefront_upstream_plans_total 1$/m, "the cold replica's /metrics counts one upstream plan");
+    const warm = await (await post(ice.url, 'tasks', { 'plan-task': task })).text();
+    t.equal(answers[0]![1], warm, 'the cold replica answers what the planning replica answers');
   });
 
   t.test('the matrix: (table, filter) reads that agreed with the truth', async (t) => {
