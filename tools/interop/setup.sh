@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the interop suite's toolchain into git-ignored folders of this clone, and checks that
 # each piece starts:
-#   .interop/venv/           Python venv: pyspark, pyiceberg, duckdb + extension wheels (requirements.txt)
-#   .interop/jars/fixture/   the Iceberg REST fixture's classpath (pom.xml)
-#   .interop/jars/spark/     iceberg-spark-runtime (pom.xml)
+#   .interop/venv/           Python venv: pyspark, pyiceberg, duckdb + extension wheels, moto[server]
+#                            (requirements.txt)
+#   .interop/jars/fixture/   the Iceberg REST fixture's classpath, iceberg-aws-bundle included (pom.xml)
+#   .interop/jars/spark/     iceberg-spark-runtime + iceberg-aws-bundle (pom.xml)
 #   .interop/jars/writer/    iceberg-data + iceberg-parquet and theirs, beyond the fixture's (pom.xml)
 #   .interop/classes/        LoopbackRESTCatalogServer, compiled against the fixture classpath
 #   .interop/writer-classes/ writers/…/EqualityDeleteWriter, compiled against fixture + writer jars
@@ -43,7 +44,7 @@ py_version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 "$python" -c 'import venv, ensurepip' 2>/dev/null || missing "Python's venv/ensurepip modules (found $python $py_version without them)"
 
 mapfile -t writer_sources < <(find "$here/writers" -name '*.java' | LC_ALL=C sort)
-stamp=$(cat "$here/requirements.txt" "$here/pom.xml" "$here/verify.py" "$0" \
+stamp=$(cat "$here/requirements.txt" "$here/pom.xml" "$here/verify.py" "$here/moto-server.py" "$0" \
   "$here"/fixture/org/apache/iceberg/rest/*.java "${writer_sources[@]}" | sha256sum | cut -c1-16)
 stamp="$stamp java=$java_major python=$py_version"
 if [ "$force" = 0 ] && [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ] && [ -f "$dir/env.json" ]; then
@@ -96,6 +97,7 @@ compile_writer() {
 step "equality-delete writer (javac)" compile_writer
 
 spark_jar=$(ls "$jars"/spark/iceberg-spark-runtime-*.jar)
+spark_aws_jar=$(ls "$jars"/spark/iceberg-aws-bundle-*.jar)
 fixture_cp="$classes:$jars/fixture/*"
 writer_cp="$writer_classes:$jars/fixture/*:$jars/writer/*"
 writer_main=dev.icefront.interop.EqualityDeleteWriter
@@ -128,6 +130,7 @@ assert r.status == 200 and "endpoints" in body, body
 print("  REST fixture: GET /v1/config 200 with", len(body["endpoints"]), "endpoints")
 EOF
   "$venv/bin/python" "$here/verify.py" "http://127.0.0.1:$port" "$spark_jar"
+  "$venv/bin/python" "$here/moto-server.py" --check
   # The writer commits its two tables to the same fixture; its stdout must be one JSON line.
   java -cp "$writer_cp" "$writer_main" "http://127.0.0.1:$port" check >"$check/writer.out" 2>"$check/writer.err" ||
     { tail -n 40 "$check/writer.err"; return 1; }
@@ -149,16 +152,18 @@ if ! verify >"$check/verify.log" 2>&1; then
   exit 1
 fi
 grep '^  ' "$check/verify.log" || true
-echo "  verify (fixture, spark, pyiceberg, duckdb, writer): $(($(date +%s) - t0)) s"
+echo "  verify (fixture, spark, pyiceberg, duckdb, moto, writer): $(($(date +%s) - t0)) s"
 
 "$venv/bin/python" - "$dir/env.json" "$venv/bin/python" "$spark_jar" "$classes" "$jars/fixture" "$java_version" \
-  "$writer_classes" "$jars/writer" "$writer_main" <<'EOF'
+  "$writer_classes" "$jars/writer" "$writer_main" "$spark_aws_jar" "$here/moto-server.py" <<'EOF'
 import json, sys, importlib.metadata as md
-out, python, spark_jar, classes, fixture_jars, java, writer_classes, writer_jars, writer_main = sys.argv[1:]
-pkgs = ["pyspark", "pyiceberg", "duckdb", "duckdb-ext-iceberg", "pyarrow"]
+out, python, spark_jar, classes, fixture_jars, java, writer_classes, writer_jars, writer_main, spark_aws_jar, moto_server = sys.argv[1:]
+pkgs = ["pyspark", "pyiceberg", "duckdb", "duckdb-ext-iceberg", "duckdb-ext-httpfs", "pyarrow", "moto"]
 json.dump({
     "python": python,
     "sparkJar": spark_jar,
+    "sparkJars": [spark_jar, spark_aws_jar],
+    "motoServer": moto_server,
     "fixtureClasspath": [classes, fixture_jars + "/*"],
     "fixtureMain": "org.apache.iceberg.rest.LoopbackRESTCatalogServer",
     "java": java,

@@ -2,8 +2,11 @@
 
 Job: {"client": "duckdb", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "SQL predicate",
       "snapshotId": "<int64 as a string, optional: AT (VERSION => …)>"}
-with CAT = {"uri", "warehouse"}. DuckDB 1.4 has no server-side planning client: it loads the
-table through the catalog and reads manifests itself. No data-file set (`files` is null).
+with CAT = {"uri", "warehouse", "properties" (optional)}. DuckDB 1.4 has no server-side planning
+client: it loads the table through the catalog and reads manifests itself. No data-file set
+(`files` is null). Catalog properties `s3.endpoint`, `s3.region`, `s3.access-key-id` and
+`s3.secret-access-key` (Iceberg's names, as the other clients take them) become a DuckDB S3 secret,
+path-style, for tables on an S3-compatible store (moto); other properties are ignored.
 
 `python duckdb_client.py '<job json>'` runs one job.
 """
@@ -32,10 +35,29 @@ def connect():
     return con
 
 
+def s3_secret(con, props) -> None:
+    """Iceberg's s3.* catalog properties as a DuckDB S3 secret (httpfs); nothing without s3.endpoint."""
+    from urllib.parse import urlsplit
+
+    if "s3.endpoint" not in props:
+        return
+    endpoint = urlsplit(props["s3.endpoint"])
+    params = [
+        ("KEY_ID", props.get("s3.access-key-id", "")),
+        ("SECRET", props.get("s3.secret-access-key", "")),
+        ("REGION", props.get("s3.region", props.get("client.region", "us-east-1"))),
+        ("ENDPOINT", endpoint.netloc),
+    ]
+    options = ", ".join(f"{k} '{v.replace(chr(39), chr(39) * 2)}'" for k, v in params)
+    use_ssl = "true" if endpoint.scheme == "https" else "false"
+    con.execute(f"CREATE SECRET interop_s3 (TYPE s3, {options}, URL_STYLE 'path', USE_SSL {use_ssl})")
+
+
 def run(job) -> dict:
     cat = job["catalog"]
     con = connect()
     try:
+        s3_secret(con, cat.get("properties", {}))
         warehouse = cat.get("warehouse", "").replace("'", "''")
         con.execute(
             f"ATTACH '{warehouse}' AS ice (TYPE iceberg, ENDPOINT '{cat['uri']}', "

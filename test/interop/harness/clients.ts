@@ -110,7 +110,7 @@ export class ClientWorker {
       cwd: CLIENTS_DIR,
       stdio: ['pipe', 'pipe', 'pipe'],
       // TZ: Python's naive datetimes (Spark's timestamps) and DuckDB's session zone in UTC.
-      env: { ...process.env, ICEFRONT_INTEROP_SPARK_JAR: env.sparkJar, PYTHONUNBUFFERED: '1', PYSPARK_PYTHON: env.python, TZ: 'UTC' },
+      env: { ...process.env, ICEFRONT_INTEROP_SPARK_JAR: (env.sparkJars ?? [env.sparkJar]).join(','), PYTHONUNBUFFERED: '1', PYSPARK_PYTHON: env.python, TZ: 'UTC' },
     });
     return new ClientWorker(child);
   }

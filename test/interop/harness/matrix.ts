@@ -1,7 +1,8 @@
 /**
  * The interop matrix: rows are clients and their planning modes, columns are Icefront's
  * catalogs, and each cell counts the (table, filter) reads by outcome. Rendered as a Markdown
- * table (the closing note quotes it) into the test log and `.interop/matrix.md`.
+ * table (the closing note quotes it) into the test log and `.interop/matrix.md` (or another
+ * file name, e.g. `matrix-s3.md` for s3-upstream.test.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,9 +50,9 @@ export class Matrix {
     return lines;
   }
 
-  /** Writes the rendered table to `.interop/matrix.md`; returns its path. */
-  write(): string {
-    const file = path.join(REPO, '.interop', 'matrix.md');
+  /** Writes the rendered table to `.interop/<fileName>` (default `matrix.md`); returns its path. */
+  write(fileName = 'matrix.md'): string {
+    const file = path.join(REPO, '.interop', fileName);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${this.render().join('\n')}\n`);
     return file;

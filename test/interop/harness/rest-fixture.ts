@@ -9,11 +9,26 @@ import path from 'node:path';
 import { stopProcess, Tail } from './processes.js';
 import type { InteropEnv } from './toolchain.js';
 
+/** A warehouse on an S3-compatible store instead of a temp folder (the fixture's S3FileIO). */
+export interface S3Warehouse {
+  /** `s3://bucket/prefix`: CATALOG_WAREHOUSE. The bucket must exist. */
+  readonly warehouse: string;
+  readonly endpoint: string;
+  readonly region: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
 export interface RestFixture {
   /** `http://127.0.0.1:<port>`: the fixture's base URI (it serves unprefixed `/v1/...`). */
   readonly url: string;
-  /** The warehouse folder (CATALOG_WAREHOUSE is its file:// URI). */
+  /**
+   * The warehouse folder (CATALOG_WAREHOUSE is its file:// URI); with an S3 warehouse, an empty
+   * folder that holds nothing.
+   */
   readonly warehouseDir: string;
+  /** CATALOG_WAREHOUSE as given to the fixture (`file://…` or `s3://…`). */
+  readonly warehouse: string;
   /** The JVM's process id (its memory is in /proc/<pid>). */
   readonly pid: number;
   /** The fixture's stderr so far (Jetty and catalog logs), for failure messages. */
@@ -21,17 +36,31 @@ export interface RestFixture {
   close(): Promise<void>;
 }
 
-export async function startRestFixture(env: InteropEnv, options: { startTimeoutMs?: number; jvmOptions?: readonly string[] } = {}): Promise<RestFixture> {
+export async function startRestFixture(
+  env: InteropEnv,
+  options: { startTimeoutMs?: number; jvmOptions?: readonly string[]; s3?: S3Warehouse } = {},
+): Promise<RestFixture> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-interop-fixture-'));
   const warehouseDir = path.join(dir, 'warehouse');
   fs.mkdirSync(warehouseDir);
+  const warehouse = options.s3?.warehouse ?? `file://${warehouseDir}`;
+  // RCKUtils.environmentCatalogConfig: CATALOG_ stripped, `__` → `-`, `_` → `.`, lowercased.
+  const s3 = options.s3 && {
+    CATALOG_IO__IMPL: 'org.apache.iceberg.aws.s3.S3FileIO',
+    CATALOG_S3_ENDPOINT: options.s3.endpoint,
+    CATALOG_S3_PATH__STYLE__ACCESS: 'true',
+    CATALOG_S3_ACCESS__KEY__ID: options.s3.accessKeyId,
+    CATALOG_S3_SECRET__ACCESS__KEY: options.s3.secretAccessKey,
+    CATALOG_CLIENT_REGION: options.s3.region,
+  };
   // stdin stays an open pipe: the launcher exits when it closes, i.e. when this process dies.
   const child = spawn('java', [...(options.jvmOptions ?? []), '-cp', env.fixtureClasspath.join(path.delimiter), env.fixtureMain, '--exit-on-stdin-eof'], {
     cwd: dir,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      CATALOG_WAREHOUSE: `file://${warehouseDir}`,
+      CATALOG_WAREHOUSE: warehouse,
+      ...s3,
       CATALOG_URI: `jdbc:sqlite:${path.join(dir, 'catalog.db')}`,
       CATALOG_REST_PORT: '0',
     },
@@ -62,7 +91,7 @@ export async function startRestFixture(env: InteropEnv, options: { startTimeoutM
     });
     const url = `http://127.0.0.1:${port}`;
     await waitForConfig(url, 30_000);
-    return { url, warehouseDir, pid: child.pid!, log: () => err.toString(), close };
+    return { url, warehouseDir, warehouse, pid: child.pid!, log: () => err.toString(), close };
   } catch (e) {
     await close();
     throw new Error(`REST fixture did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);

@@ -21,6 +21,10 @@ const ENV_FILE = path.join(REPO, '.interop/env.json');
 export interface InteropEnv {
   readonly python: string;
   readonly sparkJar: string;
+  /** Spark's `spark.jars`: the runtime plus iceberg-aws-bundle (S3FileIO); absent in an older env.json. */
+  readonly sparkJars?: readonly string[];
+  /** tools/interop/moto-server.py (harness/moto.ts); absent in an older env.json. */
+  readonly motoServer?: string;
   readonly fixtureClasspath: readonly string[];
   readonly fixtureMain: string;
   readonly java: string;

@@ -1,0 +1,63 @@
+/**
+ * moto's S3 in server mode (PyPI `moto[server]`, tools/interop/moto-server.py) as a child
+ * process on 127.0.0.1 with a kernel-chosen port, the named buckets created before it reports
+ * ready. moto accepts any credentials; these are the ones every client is given.
+ */
+import { spawn } from 'node:child_process';
+import { stopProcess, Tail } from './processes.js';
+import type { InteropEnv } from './toolchain.js';
+
+export interface MotoS3 {
+  /** `http://127.0.0.1:<port>` (path-style only: buckets cannot be host names on an IP). */
+  readonly endpoint: string;
+  readonly region: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  /** moto's stderr so far (werkzeug's request log), for failure messages. */
+  log(): string;
+  close(): Promise<void>;
+}
+
+export async function startMoto(env: InteropEnv, buckets: readonly string[], options: { startTimeoutMs?: number } = {}): Promise<MotoS3> {
+  if (!env.motoServer) throw new Error('.interop/env.json names no motoServer: rerun tools/interop/setup.sh');
+  // stdin stays an open pipe: the launcher serves until it closes, i.e. until this process dies.
+  const child = spawn(env.python, [env.motoServer, ...buckets.flatMap((b) => ['--bucket', b])], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, PYTHONUNBUFFERED: '1' },
+  });
+  const out = new Tail();
+  const err = new Tail();
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no LISTENING line')), options.startTimeoutMs ?? 60_000);
+      child.stdout.on('data', (c: Buffer) => {
+        out.push(c);
+        const m = /^LISTENING 127\.0\.0\.1:(\d+)$/m.exec(out.toString());
+        if (m) {
+          clearTimeout(timer);
+          resolve(Number(m[1]));
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`exited with ${code}`));
+      });
+      child.once('error', reject);
+    });
+    return {
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      accessKeyId: 'interop',
+      secretAccessKey: 'interop-secret',
+      log: () => err.toString(),
+      close: async () => {
+        child.stdin.end();
+        await stopProcess(child);
+      },
+    };
+  } catch (e) {
+    await stopProcess(child);
+    throw new Error(`moto did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);
+  }
+}
