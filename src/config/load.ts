@@ -18,6 +18,8 @@ export const DEFAULTS = {
   logLevel: 'info',
   connectTimeoutMs: 5000,
   requestTimeoutMs: 30000,
+  // a filesystem table's current-metadata choice is reused this long (issue #12: commits visible within 1 s)
+  refreshMs: 250,
 } as const;
 
 const ajv = new Ajv({ allErrors: false, strict: false });
@@ -151,6 +153,7 @@ interface RawFilesystemCatalog {
   warehouse: string;
   locations?: Record<string, string>;
   planning?: string | boolean;
+  'refresh-ms'?: number;
 }
 
 interface RawRestCatalog {
@@ -240,6 +243,7 @@ function build(raw: RawConfig, source: string, invalid: Invalid): Config {
         warehouse: path.resolve(base, c.warehouse),
         locations: Object.freeze(locations),
         planning: c.planning === 'off' || c.planning === false ? 'off' : 'on',
+        refreshMs: c['refresh-ms'] ?? DEFAULTS.refreshMs,
       }),
     );
   }

@@ -16,6 +16,7 @@ const filesystemCatalog = {
       additionalProperties: { type: 'string', minLength: 1 },
     },
     planning: { enum: ['on', 'off', true, false] },
+    'refresh-ms': { type: 'integer', minimum: 0, maximum: 60000 },
   },
 } as const;
 

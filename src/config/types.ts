@@ -34,6 +34,8 @@ export interface FilesystemCatalogConfig {
   /** Extra remaps, longest prefix first. */
   readonly locations: readonly LocationRemap[];
   readonly planning: 'on' | 'off';
+  /** How long a table's current-metadata choice is reused before its folder is read again (0: every load). */
+  readonly refreshMs?: number;
 }
 
 /** How Icefront authenticates toward an upstream REST catalog. */

@@ -128,7 +128,7 @@ export function catalogRoutes(service: Service, tokenEndpoint?: string): Readonl
         const loaded = await service.loadTable(prefix, { namespace, name: table }, snapshots);
         ctx.reply.header('etag', loaded.etag);
         if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();
-        return sendJson(ctx.reply, 200, loaded.result);
+        return ctx.reply.code(200).type('application/json').send(loaded.body);
       },
     ],
     [

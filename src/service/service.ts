@@ -1,6 +1,6 @@
 import type { Catalog, Namespace, TableIdentifier } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
-import { tableMetadataToJson } from '../iceberg/index.js';
+import { stringifyJson, tableMetadataToJson } from '../iceberg/index.js';
 import { catalogConfig, prefixForWarehouse } from './catalog-config.js';
 import { loadTableETag } from './etag.js';
 import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
@@ -75,6 +75,8 @@ const SEP = '\x1f';
 
 export function createService(options: ServiceOptions): Service {
   const catalogs = new Map(options.catalogs);
+  /** LoadTable answers per parsed metadata, living as long as the catalog keeps that metadata. */
+  const serialised = new WeakMap<object, Map<string, LoadTableResponse>>();
 
   function catalogFor(prefix: string): Catalog {
     const catalog = catalogs.get(prefix);
@@ -165,13 +167,19 @@ export function createService(options: ServiceOptions): Service {
       const mode = snapshotsMode(snapshots);
       const id = checkTableIdentifier(identifier.namespace, identifier.name);
       const table = await catalog.loadTable(id);
+      // An unchanged metadata file is serialised once per representation (issue #12: warm loads from memory).
+      const key = JSON.stringify([prefix, id.namespace, id.name, table.metadataLocation, mode, table.config]);
+      let views = serialised.get(table.metadata);
+      const held = views?.get(key);
+      if (held) return held;
       const config = { ...table.config };
       // REST spec loadTable: `snapshots=refs` returns only snapshots referenced by branches or tags.
       const metadata = tableMetadataToJson(table.metadata, { snapshots: mode });
-      return {
-        result: { 'metadata-location': table.metadataLocation, metadata, config },
-        etag: loadTableETag(prefix, id, table.metadataLocation, mode, config),
-      };
+      const result = { 'metadata-location': table.metadataLocation, metadata, config };
+      const response = { result, body: stringifyJson(result), etag: loadTableETag(prefix, id, table.metadataLocation, mode, config) };
+      if (!views) serialised.set(table.metadata, (views = new Map()));
+      views.set(key, response);
+      return response;
     },
 
     async planTableScan(prefix, identifier, body, caller) {

@@ -45,6 +45,8 @@ export interface LoadTableResult {
 /** A loaded table plus the ETag identifying this representation of it. */
 export interface LoadTableResponse {
   readonly result: LoadTableResult;
+  /** `result` serialised (int64-exact), as sent. */
+  readonly body: string;
   /** A strong entity tag, quoted (`"…"`). */
   readonly etag: string;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { LRUCache } from 'lru-cache';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { FilesystemCatalogConfig } from '../../config/index.js';
 import type { TableMetadata } from '../../iceberg/index.js';
@@ -28,12 +29,18 @@ export function createFilesystemCatalog(
   return new FilesystemCatalog(config, warehouseIO, options);
 }
 
+/** Tables whose current-metadata choice is held for reuse (each a few hundred bytes plus its metadata, which the reader's cache bounds). */
+const MAX_RESOLVED_TABLES = 10_000;
+
 class FilesystemCatalog implements Catalog {
   readonly name: string;
   readonly type = 'filesystem' as const;
   readonly planning: boolean;
   private readonly layout: WarehouseLayout;
   private readonly reader: MetadataReader;
+  private readonly refreshMs: number;
+  /** The last resolution of each table, and when it started: reused for `refreshMs`, shared while it runs. */
+  private readonly resolved = new LRUCache<string, { readonly at: number; readonly table: Promise<LoadedTable> }>({ max: MAX_RESOLVED_TABLES });
 
   constructor(
     config: FilesystemCatalogConfig,
@@ -44,6 +51,7 @@ class FilesystemCatalog implements Catalog {
     this.planning = config.planning === 'on';
     this.layout = new WarehouseLayout(io, path.resolve(config.warehouse));
     this.reader = new MetadataReader(io, options.metadataCacheBytes);
+    this.refreshMs = config.refreshMs ?? 0;
   }
 
   async listNamespaces(parent: Namespace): Promise<Namespace[]> {
@@ -66,8 +74,28 @@ class FilesystemCatalog implements Catalog {
     return tables.map((name) => ({ namespace: [...namespace], name }));
   }
 
+  /**
+   * The table at its current metadata. A resolution (folder walk, hint, choice, parse) is reused
+   * for `refresh-ms` and shared by the loads that arrive while it runs, so a warm load does no
+   * I/O; a commit (a new metadata file) is seen by the first load after that. Failures are never
+   * reused: a table that appears is found by the next load.
+   */
   async loadTable(identifier: TableIdentifier): Promise<LoadedTable> {
     checkIdentifier(identifier);
+    if (this.refreshMs === 0) return this.resolve(identifier);
+    const key = JSON.stringify([identifier.namespace, identifier.name]);
+    const now = Date.now();
+    const held = this.resolved.get(key);
+    if (held && now - held.at < this.refreshMs) return held.table;
+    const entry = { at: now, table: this.resolve(identifier) };
+    this.resolved.set(key, entry);
+    entry.table.catch(() => {
+      if (this.resolved.peek(key) === entry) this.resolved.delete(key);
+    });
+    return entry.table;
+  }
+
+  private async resolve(identifier: TableIdentifier): Promise<LoadedTable> {
     const { namespace, name } = identifier;
     const view = await this.layout.openNamespace(namespace);
     const files = isHidden(name) ? undefined : await this.layout.openTable(view, name);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFilesystemCatalog } from '../../../src/catalogs/index.js';
+import { createLocalFileIO } from '../../../src/storage/index.js';
 import { isIcefrontError, type ErrorCode } from '../../../src/errors/index.js';
 import { catalogConfig, gzip, metadataJson, tempWarehouse, writeFiles } from './warehouse-builder.js';
 
@@ -225,4 +226,52 @@ t.test('a rewritten metadata file is re-read, not served from the cache', async 
   fs.writeFileSync(file, meta('after, longer'));
   fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
   t.equal((await catalog.loadTable({ namespace: ['db'], name: 't' })).metadata.properties['tag'], 'after, longer');
+});
+
+/** The catalog over `warehouse` with refresh-ms `refreshMs`, counting every directory listing and file read. */
+function countingCatalog(warehouse: string, refreshMs: number) {
+  const io = createLocalFileIO({ roots: [warehouse], remaps: [] });
+  const counts = { reads: 0 };
+  const counted = new Proxy(io, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (prop !== 'forTable') counts.reads++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { catalog: createFilesystemCatalog({ ...catalogConfig(warehouse), refreshMs }, counted), counts };
+}
+
+t.test('refresh-ms: loads within it reuse the resolution without touching the disk; concurrent loads share one', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('one') });
+  const { catalog, counts } = countingCatalog(warehouse, 60_000);
+  const loads = await Promise.all(Array.from({ length: 10 }, () => catalog.loadTable({ namespace: ['db'], name: 't' })));
+  const once = counts.reads;
+  t.ok(once > 0, 'the first resolution read the folder');
+  t.ok(loads.every((l) => l === loads[0]), 'ten concurrent loads got one resolution');
+  await catalog.loadTable({ namespace: ['db'], name: 't' });
+  t.equal(counts.reads, once, 'a warm load reads nothing');
+});
+
+t.test('refresh-ms: a commit (a new metadata file) is seen by the first load after the interval', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('one') });
+  const { catalog } = countingCatalog(warehouse, 50);
+  t.equal((await catalog.loadTable({ namespace: ['db'], name: 't' })).metadata.properties['tag'], 'one');
+  writeFiles(warehouse, { 'db/t/metadata/v2.metadata.json': meta('two') });
+  await new Promise((r) => setTimeout(r, 120));
+  t.equal((await catalog.loadTable({ namespace: ['db'], name: 't' })).metadata.properties['tag'], 'two');
+});
+
+t.test('refresh-ms: a failed load is never reused, so a table that appears is found at once', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(warehouse, { 'db/other/metadata/v1.metadata.json': meta('x') });
+  const { catalog } = countingCatalog(warehouse, 60_000);
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: 't' })), 'NO_SUCH_TABLE');
+  writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('new') });
+  t.equal((await catalog.loadTable({ namespace: ['db'], name: 't' })).metadata.properties['tag'], 'new');
 });
