@@ -186,10 +186,30 @@ function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>,
   };
 }
 
-/** Fastify's request lines, but naming the URL with its plan id replaced (loggedUrl). */
+/**
+ * One access line per request, written when it completes: method, URL (plan ids replaced,
+ * loggedUrl), client address, status and duration. The "incoming request" line is written only
+ * at `debug` (for requests that never complete): two lines per request were a measurable share
+ * of the front door's time (issue #12 profile).
+ */
 class RequestLines extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    request.log.info({ req: { method: request.method, url: loggedUrl(request.raw.url ?? '/'), host: request.host, remoteAddress: request.ip } }, 'incoming request');
+    if (this.isLogDisabled(request) || !(request.log as Logger).isLevelEnabled('debug')) return;
+    request.log.debug({ req: { method: request.method, url: loggedUrl(request.raw.url ?? '/'), host: request.host, remoteAddress: request.ip } }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const log = reply.log as Logger;
+    const level = error ? 'error' : 'info';
+    if (!log.isLevelEnabled(level)) return;
+    const line = {
+      req: { method: request.method, url: loggedUrl(request.raw.url ?? '/'), remoteAddress: request.ip },
+      res: { statusCode: reply.statusCode },
+      responseTime: reply.elapsedTime,
+    };
+    if (error) log.error({ ...line, err: error }, 'request errored');
+    else log.info(line, 'request completed');
   }
 }
 

@@ -87,6 +87,8 @@ export function createMetrics(): Metrics {
     registers,
   });
 
+  const httpChildren = new Map<string, { observe(value: number): void }>();
+
   // A cache's series exist (at 0) from its first report, so rate() and ratios have a baseline.
   const seen = new Set<string>();
   const touch = (cache: string): { cache: string } => {
@@ -124,7 +126,13 @@ export function createMetrics(): Metrics {
       'icefront_contradictory_metrics_total',
       'Data files evaluated whose column metrics contradict themselves (lower > upper, nulls > values); ignored for pruning.',
     ),
-    observeHttpRequest: (labels, seconds) =>
-      httpDuration.observe({ route: labels.route, method: labels.method, status: String(labels.status) }, seconds),
+    observeHttpRequest: (labels, seconds) => {
+      // one labelled child per (route, method, status), looked up by a string: prom-client's own
+      // lookup hashes the label object on every observation
+      const key = `${labels.route} ${labels.method} ${labels.status}`;
+      let child = httpChildren.get(key);
+      if (!child) httpChildren.set(key, (child = httpDuration.labels(labels.route, labels.method, String(labels.status))));
+      child.observe(seconds);
+    },
   };
 }

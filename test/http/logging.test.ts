@@ -50,7 +50,7 @@ t.test('plan ids never reach a log line: request lines name the route, not the i
   const text = JSON.stringify(lines);
   t.notOk(text.includes(plan['plan-id'].slice(3, 40)) || text.includes(id.slice(3, 40)), 'no line holds the plan id');
   t.notOk(text.includes(plan['plan-tasks'][0]!.slice(3, 40)), 'no line holds a plan task');
-  const urls = lines.filter((l) => l.msg === 'incoming request').map((l) => (l.req as { url: string }).url);
+  const urls = lines.filter((l) => l.msg === 'request completed').map((l) => (l.req as { url: string }).url);
   t.equal(urls.filter((u) => u.startsWith(`${base}/plan/{plan-id}`)).length, 2, 'the request lines of GET and DELETE name the route');
   t.ok(lines.some((l) => l.msg === 'request completed' && (l.res as { statusCode: number }).statusCode === 204), 'responses are still logged');
 });
