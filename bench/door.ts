@@ -1,0 +1,187 @@
+/**
+ * The front door against its peers (issue #12), all measured in this run, each server in its own
+ * process and the load generator (wrk) in its own:
+ *   - a static upstream: nginx serving a load-table body and a /v1/config from files;
+ *   - nginx `proxy_pass` to it (the peer proxy), the smallest http-proxy-3 proxy and the smallest
+ *     undici proxy (bench/door-peers.ts): the floor of our own stack;
+ *   - Icefront's front door to it (`type: rest`, `planning: upstream`), Icefront's /healthz, and
+ *     Icefront's load-table of its own filesystem table (demo `sales.orders`), one Icefront process.
+ * Throughput: wrk, 64 connections, best of two runs. Added latency: bench/latency-probe.ts at
+ * 1,000 req/s, median through each proxy minus the upstream's own median.
+ * Needs Debian's nginx and wrk (tools/bench/setup.sh); says so and stops when they are missing.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const SECONDS = Number(process.env.BENCH_DOOR_SECONDS ?? 5);
+const CONNECTIONS = 64;
+const TABLE = 'namespaces/sales/tables/orders';
+
+const which = (bin: string): string | undefined => {
+  for (const dir of ['/usr/sbin', '/usr/bin', '/usr/local/bin']) if (fs.existsSync(path.join(dir, bin))) return path.join(dir, bin);
+  return undefined;
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not answer 200`);
+}
+
+const children: ChildProcess[] = [];
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-door-bench-'));
+// nginx's workers run as another user when started by root: they must read the static files
+fs.chmodSync(dir, 0o755);
+function start(cmd: string, args: string[]): ChildProcess {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  return child;
+}
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function startIcefront(config: string, port: number): ChildProcess {
+  return start(process.execPath, [path.join(REPO, 'bin/icefront.js'), 'serve', '--config', config, '--port', String(port)]);
+}
+
+interface Throughput {
+  rps: number;
+  p50: string;
+  p99: string;
+}
+
+function wrk(url: string): Throughput {
+  const runs = [0, 1].map(() => {
+    const out = execFileSync(which('wrk')!, ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', url], { encoding: 'utf8' });
+    const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+    const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
+    if (errors) throw new Error(`${url}: ${errors} non-2xx answers`);
+    return { rps, p50: /\s50%\s+(\S+)/.exec(out)?.[1] ?? '?', p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? '?' };
+  });
+  return runs.sort((a, b) => b.rps - a.rps)[0]!;
+}
+
+function probe(url: string): { p50: number; p99: number } {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'latency-probe.ts'), url, '1000', String(SECONDS)], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop()!) as { p50: number; p99: number };
+}
+
+const nginx = which('nginx');
+if (!nginx || !which('wrk')) {
+  console.log('door: needs nginx and wrk from Debian\'s packages (bash tools/bench/setup.sh); skipped');
+  process.exit(0);
+}
+
+// The bodies the static upstream serves: the demo table as Icefront loads it, and a config.
+const icePort = await freePort();
+const wh = path.join(REPO, 'fixtures/warehouse');
+const [staticPort, nginxPort] = [await freePort(), await freePort()];
+const staticDir = path.join(dir, 'static');
+fs.mkdirSync(path.join(staticDir, 'v1/namespaces/sales/tables'), { recursive: true });
+const iceCfg = path.join(dir, 'icefront.yaml');
+fs.writeFileSync(
+  iceCfg,
+  `catalogs:\n  demo: { type: filesystem, warehouse: ${JSON.stringify(wh)}, locations: { "s3://icefront-demo/warehouse": ${JSON.stringify(wh)} } }\n  up: { type: rest, uri: "http://127.0.0.1:${staticPort}", planning: upstream }\n`,
+);
+startIcefront(iceCfg, icePort);
+const ice = `http://127.0.0.1:${icePort}`;
+await waitFor(`${ice}/healthz`);
+const body = await (await fetch(`${ice}/v1/demo/${TABLE}`)).text();
+fs.writeFileSync(path.join(staticDir, 'v1', TABLE), body);
+fs.writeFileSync(
+  path.join(staticDir, 'v1/config'),
+  JSON.stringify({ defaults: {}, overrides: {}, endpoints: ['GET /v1/{prefix}/namespaces', 'GET /v1/{prefix}/namespaces/{namespace}', 'GET /v1/{prefix}/namespaces/{namespace}/tables', 'GET /v1/{prefix}/namespaces/{namespace}/tables/{table}'] }),
+);
+
+const temp = (name: string) => path.join(dir, name);
+fs.writeFileSync(
+  temp('nginx.conf'),
+  `worker_processes 1; daemon off; pid ${temp('nginx.pid')}; error_log ${temp('error.log')};
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${temp('body')}; proxy_temp_path ${temp('proxy')}; fastcgi_temp_path ${temp('fcgi')}; uwsgi_temp_path ${temp('uwsgi')}; scgi_temp_path ${temp('scgi')};
+  keepalive_requests 1000000;
+  server { listen 127.0.0.1:${staticPort}; root ${staticDir}; default_type application/json; location / { try_files $uri =404; } }
+  upstream static { server 127.0.0.1:${staticPort}; keepalive 64; }
+  server {
+    listen 127.0.0.1:${nginxPort};
+    location /v1/up/ {
+      proxy_pass http://static/v1/; proxy_http_version 1.1; proxy_set_header Connection "";
+      proxy_set_header X-Forwarded-For $remote_addr; proxy_set_header X-Forwarded-Proto $scheme; proxy_set_header X-Forwarded-Host $host;
+    }
+  }
+}
+`,
+);
+start(nginx, ['-c', temp('nginx.conf'), '-p', dir]);
+const peers = path.join(import.meta.dirname, 'door-peers.ts');
+start(process.execPath, ['--import', 'tsx', peers, 'http-proxy-3', `http://127.0.0.1:${staticPort}`, temp('hp3.port')]);
+start(process.execPath, ['--import', 'tsx', peers, 'undici', `http://127.0.0.1:${staticPort}`, temp('undici.port')]);
+for (const f of ['hp3.port', 'undici.port']) for (let i = 0; i < 200 && !fs.existsSync(temp(f)); i++) await new Promise((r) => setTimeout(r, 50));
+const hp3 = `http://127.0.0.1:${fs.readFileSync(temp('hp3.port'), 'utf8')}`;
+const und = `http://127.0.0.1:${fs.readFileSync(temp('undici.port'), 'utf8')}`;
+
+const paths = {
+  upstream: `http://127.0.0.1:${staticPort}/v1/${TABLE}`,
+  nginx: `http://127.0.0.1:${nginxPort}/v1/up/${TABLE}`,
+  hp3: `${hp3}/v1/up/${TABLE}`,
+  undici: `${und}/v1/up/${TABLE}`,
+  door: `${ice}/v1/up/${TABLE}`,
+  healthz: `${ice}/healthz`,
+  loadTable: `${ice}/v1/demo/${TABLE}`,
+};
+for (const url of Object.values(paths)) await waitFor(url);
+
+console.log(`door: ${os.cpus().length} cores shared by every server and the load generator; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, best of two; body ${body.length} bytes`);
+const rows: Array<[string, keyof typeof paths]> = [
+  ['upstream served directly (nginx static)', 'upstream'],
+  ['nginx proxy_pass', 'nginx'],
+  ['smallest http-proxy-3 proxy', 'hp3'],
+  ['smallest undici proxy', 'undici'],
+  ['Icefront front door (rest, upstream)', 'door'],
+  ['Icefront /healthz', 'healthz'],
+  ['Icefront load-table, filesystem (warm)', 'loadTable'],
+];
+const measured = new Map<keyof typeof paths, Throughput>();
+for (const [label, key] of rows) {
+  const r = wrk(paths[key]);
+  measured.set(key, r);
+  console.log(`  ${label.padEnd(42)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.padStart(8)}   p99 ${r.p99.padStart(8)}`);
+}
+const ratio = (a: keyof typeof paths, b: keyof typeof paths) => (measured.get(a)!.rps / measured.get(b)!.rps).toFixed(2);
+console.log(`  ratio front door ÷ http-proxy-3 proxy       ${ratio('door', 'hp3')}   (goal >= 0.9)`);
+console.log(`  ratio front door ÷ nginx proxy_pass         ${ratio('door', 'nginx')}`);
+console.log(`  ratio load-table ÷ /healthz (one process)   ${ratio('loadTable', 'healthz')}   (goal >= 0.7)`);
+
+const base = probe(paths.upstream);
+const latency = (key: keyof typeof paths) => probe(paths[key]);
+console.log(`door: added median latency at 1,000 req/s (open loop, 16 connections), over the upstream's own p50 ${base.p50.toFixed(3)} ms`);
+for (const [label, key] of [['nginx proxy_pass', 'nginx'], ['smallest http-proxy-3 proxy', 'hp3'], ['Icefront front door', 'door']] as const) {
+  const l = latency(key);
+  console.log(`  ${label.padEnd(42)} +${(l.p50 - base.p50).toFixed(3)} ms   (p99 ${l.p99.toFixed(2)} ms)${key === 'door' ? '   (goal <= 0.3 ms)' : ''}`);
+}
+process.exit(0);
