@@ -90,15 +90,7 @@ export class Federation {
     if (PLANNING_ROUTES.has(endpoint) && (await this.servesPlanning(name, callerAuthorization))) {
       throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}": the upstream does not page scan plans; Icefront does`);
     }
-    const auth = await upstream.authHeaders(callerAuthorization);
-    return {
-      url: `${upstream.origin}${upstream.basePath}${upstream.upstreamPath(rawRest)}`,
-      setHeaders: auth,
-      // The caller's Authorization reaches this upstream only in forward mode (then it is in `auth`).
-      dropHeaders: ['authorization', 'cookie'],
-      timeoutMs: config.requestTimeoutMs,
-      admit: (exchange) => upstream.gate.run(exchange, config.requestTimeoutMs),
-    };
+    return targetAt(upstream, config, upstream.upstreamPath(rawRest), callerAuthorization);
   }
 
   /**
@@ -108,13 +100,7 @@ export class Federation {
    */
   async signerTarget(name: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
     const { upstream, config } = this.get(name);
-    return {
-      url: `${upstream.origin}${upstream.basePath}/v1/aws/s3/sign`,
-      setHeaders: await upstream.authHeaders(callerAuthorization),
-      dropHeaders: ['authorization', 'cookie'],
-      timeoutMs: config.requestTimeoutMs,
-      admit: (exchange) => upstream.gate.run(exchange, config.requestTimeoutMs),
-    };
+    return targetAt(upstream, config, '/v1/aws/s3/sign', callerAuthorization);
   }
 
   /**
@@ -233,6 +219,18 @@ export class Federation {
       return { status: 304, headers: { etag }, body: Buffer.alloc(0) };
     return { status: 200, headers: { ...passed.headers, etag }, body };
   }
+}
+
+/** `path` below the upstream's uri, with its auth, timeout and admission. */
+async function targetAt(upstream: RestUpstream, config: RestCatalogConfig, path: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
+  return {
+    url: `${upstream.origin}${upstream.basePath}${path}`,
+    setHeaders: await upstream.authHeaders(callerAuthorization),
+    // The caller's Authorization reaches this upstream only in forward mode (then it is in setHeaders).
+    dropHeaders: ['authorization', 'cookie'],
+    timeoutMs: config.requestTimeoutMs,
+    admit: (exchange) => upstream.gate.run(exchange, config.requestTimeoutMs),
+  };
 }
 
 function pick(headers: Record<string, unknown>): Record<string, string> {
