@@ -20,8 +20,9 @@
  * fixture (which plans, when asked directly): the same failure or rows there make it a todo.
  */
 import t, { type Test } from 'tap';
-import { ClientError, ClientWorker, type CatalogRef, type ScanJob, type ScanResult } from './harness/clients.js';
-import { compareScan, label, type Comparison } from './harness/compare.js';
+import { ClientWorker, type CatalogRef, type ScanJob } from './harness/clients.js';
+import type { Comparison } from './harness/compare.js';
+import { judgeRead, scanOf } from './harness/judge.js';
 import { startEndpointShim } from './harness/endpoint-shim.js';
 import { restCatalog, startInteropIcefront } from './harness/icefront.js';
 import { Matrix } from './harness/matrix.js';
@@ -96,7 +97,6 @@ if (env) {
     { client: 'pyiceberg', mode: SERVER, planning: 'server', files: 'planned', control: { ...direct, planning: 'server' } },
     { client: 'duckdb', mode: 'client-side (its own)', planning: 'client', files: 'none', control: direct },
   ];
-  const firstLine = (s: string): string => s.split('\n').find((l) => /Exception|Error/.test(l) && !l.includes('An error occurred while calling'))?.trim().slice(0, 300) ?? s.split('\n')[0]!;
   const matrix = new Matrix([CATALOG]);
   const snapshotsOf = new Map<string, string[]>();
   const tablePath = (name: string): string => {
@@ -150,55 +150,13 @@ if (env) {
     const snapshot = f.at === undefined ? undefined : snapshotsOf.get(table.name)?.[f.at];
     if (f.at !== undefined && snapshot === undefined) throw new Error(`${table.name} has no snapshot #${f.at}`);
     const where = `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`;
-    const scan = (catalog: CatalogRef, client: ScanJob['client']): ScanJob => {
-      const filter = f.spelling?.[client] ?? f.filter;
-      return {
-        client,
-        catalog,
-        table: table.name,
-        columns: f.columns ?? table.columns,
-        ...(filter !== undefined && { filter }),
-        ...(snapshot !== undefined && { snapshotId: snapshot }),
-      };
-    };
+    const scan = scanOf(table, f, snapshot);
     const truth = await worker.run(scan(direct, 'spark'));
     t.ok(truth.count > 0, `truth (spark → fixture, client planning) has rows for ${table.name} [${where}]`);
     for (const r of readers) {
       const c: Comparison = { table: table.name, filter: where, client: `${r.client} (${r.mode}) → icefront ${CATALOG}`, files: r.files };
       const cell = { row: `${r.client} (${r.mode})`, column: CATALOG };
-      let got: ScanResult;
-      try {
-        got = await worker.run(scan(via(r.planning), r.client));
-      } catch (e) {
-        const err = e as ClientError;
-        const control = await worker.run(scan(r.control, r.client)).then(
-          () => undefined,
-          (c: ClientError) => c.message,
-        );
-        if (control !== undefined) {
-          t.fail(`${label(c)}: the client failed, and fails the same scan straight on the fixture`, {
-            todo: `${r.client} cannot read this scan, with or without Icefront: ${firstLine(control)} (through Icefront: ${firstLine(err.message)})`,
-            error: err.message,
-          });
-          matrix.record(cell, 'client-cannot');
-        } else {
-          t.fail(`${label(c)}: the client failed through Icefront (it reads this scan straight from the fixture): ${err.message}`, {
-            traceback: err.traceback,
-            recentRequests: ice.requests.slice(-8),
-          });
-          matrix.record(cell, 'disagree');
-        }
-        continue;
-      }
-      if (got.hash !== truth.hash) {
-        const control = await worker.run(scan(r.control, r.client)).catch(() => undefined);
-        if (control?.hash === got.hash) {
-          compareScan(t, { ...c, clientBug: `${r.client} bug, not Icefront's: it returns the same rows for this scan straight from the fixture` }, truth, got);
-          matrix.record(cell, 'client-bug');
-          continue;
-        }
-      }
-      matrix.record(cell, compareScan(t, c, truth, got) ? 'agree' : 'disagree');
+      await judgeRead(t, worker, matrix, truth, { comparison: c, cell, through: scan(via(r.planning), r.client), control: scan(r.control, r.client), recent: () => ice.requests.slice(-8) });
     }
   }
 

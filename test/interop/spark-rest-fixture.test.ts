@@ -16,8 +16,9 @@
  * the matrix: for each client and mode, per catalog, the (table, filter) reads that agreed.
  */
 import t, { type Test } from 'tap';
-import { ClientError, ClientWorker, type CatalogRef, type ScanJob, type ScanResult } from './harness/clients.js';
-import { compareScan, label, type Comparison } from './harness/compare.js';
+import { ClientWorker, type CatalogRef, type ScanJob, type ScanResult } from './harness/clients.js';
+import type { Comparison } from './harness/compare.js';
+import { judgeRead, scanOf } from './harness/judge.js';
 import { filesystemCatalog, restCatalog, startInteropIcefront } from './harness/icefront.js';
 import { runEqualityDeleteWriter } from './harness/java-writer.js';
 import { Matrix } from './harness/matrix.js';
@@ -89,7 +90,6 @@ if (env) {
     { client: 'duckdb', mode: 'client-side (its own)', catalog: 'fxfs', files: 'none', control: direct },
     { client: 'duckdb', mode: 'client-side (its own)', catalog: 'fxpaged', files: 'none', control: direct },
   ];
-  const firstLine = (s: string): string => s.split('\n').find((l) => /Exception|Error/.test(l) && !l.includes('An error occurred while calling'))?.trim().slice(0, 300) ?? s.split('\n')[0]!;
   const readerName = (r: Reader): string => `${r.client} (${r.mode}) → icefront ${r.catalog}`;
   const matrix = new Matrix(['fx', 'fxlocal', 'fxfs', 'fxpaged']);
 
@@ -132,58 +132,21 @@ if (env) {
     const snapshot = f.at === undefined ? undefined : snapshotsOf.get(table.name)?.[f.at];
     if (f.at !== undefined && snapshot === undefined) throw new Error(`${table.name} has no snapshot #${f.at}`);
     const where = `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`;
-    const scan = (catalog: CatalogRef, client: ScanJob['client']): ScanJob => {
-      const filter = f.spelling?.[client] ?? f.filter;
-      return {
-        client,
-        catalog,
-        table: table.name,
-        columns: f.columns ?? table.columns,
-        ...(filter !== undefined && { filter }),
-        ...(snapshot !== undefined && { snapshotId: snapshot }),
-      };
-    };
+    const scan = scanOf(table, f, snapshot);
     const truth = await worker.run(scan(direct, 'spark'));
     t.ok(truth.count > 0, `truth (spark → fixture, client planning) has rows for ${table.name} [${where}]`);
     const results = new Map<Reader, ScanResult>();
     for (const r of readers) {
       const c: Comparison = { table: table.name, filter: where, client: readerName(r), files: r.files };
       const cell = { row: `${r.client} (${r.mode})`, column: r.catalog };
-      let got: ScanResult;
-      try {
-        got = await worker.run(scan(via(r.catalog, r.mode === SERVER ? 'server' : 'client'), r.client));
-      } catch (e) {
-        const err = e as ClientError;
-        // The same client failing the same way straight on the fixture: its own limitation.
-        const control = await worker.run(scan(r.control, r.client)).then(
-          () => undefined,
-          (c: ClientError) => c.message,
-        );
-        if (control !== undefined) {
-          t.fail(`${label(c)}: the client failed, and fails the same scan straight on the fixture`, {
-            todo: `${r.client} cannot read this scan, with or without Icefront: ${firstLine(control)} (through Icefront: ${firstLine(err.message)})`,
-            error: err.message,
-          });
-          matrix.record(cell, 'client-cannot');
-        } else {
-          t.fail(`${label(c)}: the client failed through Icefront (it reads this scan straight from the fixture): ${err.message}`, {
-            traceback: err.traceback,
-            recentRequests: ice.requests.slice(-8),
-          });
-          matrix.record(cell, 'disagree');
-        }
-        continue;
-      }
-      if (got.hash !== truth.hash) {
-        const control = await worker.run(scan(r.control, r.client)).catch(() => undefined);
-        if (control?.hash === got.hash) {
-          compareScan(t, { ...c, clientBug: `${r.client} bug, not Icefront's: it returns the same rows for this scan straight from the fixture` }, truth, got);
-          matrix.record(cell, 'client-bug');
-          continue;
-        }
-      }
-      matrix.record(cell, compareScan(t, c, truth, got) ? 'agree' : 'disagree');
-      results.set(r, got);
+      const got = await judgeRead(t, worker, matrix, truth, {
+        comparison: c,
+        cell,
+        through: scan(via(r.catalog, r.mode === SERVER ? 'server' : 'client'), r.client),
+        control: scan(r.control, r.client),
+        recent: () => ice.requests.slice(-8),
+      });
+      if (got) results.set(r, got);
     }
     // Same scan, two server planners: the fixture's (Java, through fx) and Icefront's own
     // (fxlocal and fxfs). They must plan the same data files and attach the same delete files to

@@ -32,6 +32,7 @@ import {
 } from '../../tokens/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { planRequestJson, requestOf, scanOf } from './scan-codec.js';
+import { fitStrings } from './fit-strings.js';
 import { planTaskOf } from './scan-planning.js';
 import { cutPages, orderPlan, pageOf, type OrderedPlan } from './upstream-pages.js';
 
@@ -163,19 +164,10 @@ function checkScan(ref: PlanRef, code: 'NO_SUCH_PLAN_ID' | 'NO_SUCH_PLAN_TASK'):
   }
 }
 
-/** Page-task strings for `pages`, within `budget` bytes: one per page, else runs of pages (doubling) fanned out on redemption. */
+/** Page-task strings for `pages` within `budget` bytes (fit-strings.ts). */
 function fitPages(ref: PlanRef, plan: OrderedPlan, pages: readonly PageRange[], budget: number, key: Buffer | undefined): string[] {
   const base = { ...refOf(ref), total: plan.tasks.length, digest: plan.digest };
-  const size = (strings: string[]) => strings.reduce((n, s) => n + s.length + 3, 0);
-  let strings = pages.map((page) => encodePageTask({ ...base, page }, key));
-  for (let run = 2; size(strings) > budget && strings.length > 1; run *= 2) {
-    strings = [];
-    for (let i = 0; i < pages.length; i += run) {
-      const [page, ...more] = pages.slice(i, i + run);
-      strings.push(encodePageTask({ ...base, page: page!, ...(more.length > 0 && { more }) }, key));
-    }
-  }
-  return strings;
+  return fitStrings(pages, budget, (page, more) => encodePageTask({ ...base, page, ...(more.length > 0 && { more }) }, key));
 }
 
 function refOf(ref: PlanRef): PlanRef {

@@ -38,6 +38,7 @@ import {
 import { currentSchema, stringifyJson } from '../../iceberg/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { cutBatches } from './batches.js';
+import { fitStrings } from './fit-strings.js';
 import { cachingManifestSource, type ManifestCaches } from './caching-source.js';
 import { requestOf, scanOf } from './scan-codec.js';
 
@@ -200,22 +201,9 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
 /** Room for a response's status, plan id and JSON punctuation. */
 const ENVELOPE_BYTES = 1024;
 
-/**
- * The plan-task strings for `batches`, within `budget` bytes of response: one string per batch
- * when they fit, else fan-out strings each carrying a run of batches (the client redeems one and
- * receives the rest of its run as plan tasks), doubling the run length until the strings fit.
- */
+/** The plan-task strings for `batches` within `budget` bytes of response (fit-strings.ts). */
 function fitPlanTasks(ref: PlanRef, batches: readonly (readonly ManifestRange[])[], budget: number, key: Buffer | undefined): string[] {
-  const size = (strings: string[]) => strings.reduce((n, s) => n + s.length + 3, 0);
-  let strings = batches.map((ranges) => encodePlanTask({ ...ref, ranges }, key));
-  for (let run = 2; size(strings) > budget && strings.length > 1; run *= 2) {
-    strings = [];
-    for (let i = 0; i < batches.length; i += run) {
-      const [own, ...more] = batches.slice(i, i + run);
-      strings.push(encodePlanTask({ ...ref, ranges: own!, ...(more.length > 0 && { more }) }, key));
-    }
-  }
-  return strings;
+  return fitStrings(batches, budget, (ranges, more) => encodePlanTask({ ...ref, ranges, ...(more.length > 0 && { more }) }, key));
 }
 
 /** The scan a plan id or task pins, if its snapshot still exists (else the string has expired). */

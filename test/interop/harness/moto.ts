@@ -4,7 +4,7 @@
  * ready. moto accepts any credentials; these are the ones every client is given.
  */
 import { spawn } from 'node:child_process';
-import { stopProcess, Tail } from './processes.js';
+import { listeningPort, stopProcess, Tail } from './processes.js';
 import type { InteropEnv } from './toolchain.js';
 
 export interface MotoS3 {
@@ -29,22 +29,7 @@ export async function startMoto(env: InteropEnv, buckets: readonly string[], opt
   const err = new Tail();
   child.stderr.on('data', (c: Buffer) => err.push(c));
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no LISTENING line')), options.startTimeoutMs ?? 60_000);
-      child.stdout.on('data', (c: Buffer) => {
-        out.push(c);
-        const m = /^LISTENING 127\.0\.0\.1:(\d+)$/m.exec(out.toString());
-        if (m) {
-          clearTimeout(timer);
-          resolve(Number(m[1]));
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`exited with ${code}`));
-      });
-      child.once('error', reject);
-    });
+    const port = await listeningPort(child, out, options.startTimeoutMs ?? 60_000);
     return {
       endpoint: `http://127.0.0.1:${port}`,
       region: 'us-east-1',

@@ -22,3 +22,23 @@ export async function stopProcess(child: ChildProcess, graceMs = 5000): Promise<
   await exited;
   clearTimeout(timer);
 }
+
+/** The port of a child's `LISTENING 127.0.0.1:<port>` stdout line (the harness launchers print one). */
+export function listeningPort(child: ChildProcess, out: Tail, timeoutMs: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no LISTENING line')), timeoutMs);
+    child.stdout!.on('data', (c: Buffer) => {
+      out.push(c);
+      const m = /^LISTENING 127\.0\.0\.1:(\d+)$/m.exec(out.toString());
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}`));
+    });
+    child.once('error', reject);
+  });
+}

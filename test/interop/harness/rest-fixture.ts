@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { stopProcess, Tail } from './processes.js';
+import { listeningPort, stopProcess, Tail } from './processes.js';
 import type { InteropEnv } from './toolchain.js';
 
 /** A warehouse on an S3-compatible store instead of a temp folder (the fixture's S3FileIO). */
@@ -73,22 +73,7 @@ export async function startRestFixture(
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no LISTENING line')), options.startTimeoutMs ?? 60_000);
-      child.stdout.on('data', (c: Buffer) => {
-        out.push(c);
-        const m = /^LISTENING 127\.0\.0\.1:(\d+)$/m.exec(out.toString());
-        if (m) {
-          clearTimeout(timer);
-          resolve(Number(m[1]));
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`exited with ${code}`));
-      });
-      child.once('error', reject);
-    });
+    const port = await listeningPort(child, out, options.startTimeoutMs ?? 60_000);
     const url = `http://127.0.0.1:${port}`;
     await waitForConfig(url, 30_000);
     return { url, warehouseDir, warehouse, pid: child.pid!, log: () => err.toString(), close };
