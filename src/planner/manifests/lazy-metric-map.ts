@@ -1,8 +1,10 @@
 /**
  * A metric map of one data file (spec "Manifests", data_file fields 108–110, 125, 128, 137) kept
- * as the raw Avro bytes of its field until first read, then decoded once, only for the kept
- * columns, and the bytes released. It is a Map, so the metrics evaluator, the delete index and the
- * task JSON writer read it as they read an eagerly decoded one; a map nobody reads is never built.
+ * as the raw Avro bytes of its field until a lookup (`get`, `has`, `size`), then decoded once,
+ * only for the kept columns, and the bytes released. Iterating a map not yet decoded walks a
+ * throw-away decoding instead: the task JSON writer reads each map once, in order, and a plan's
+ * maps need not all stay decoded for that. It is a Map, so the metrics evaluator, the delete index
+ * and the task JSON writer read it as an eagerly decoded one; a map nobody reads is never built.
  */
 import type { RawMetricReader } from './metric-maps.js';
 
@@ -66,28 +68,38 @@ export class LazyMetricMap<V> extends Map<number, V> {
     super.clear();
   }
 
+  /** The pairs to iterate: this map once decoded, else a decoding of the bytes nobody keeps. */
+  #pairs(): Map<number, V> {
+    const raw = this.#raw;
+    if (raw === undefined) return this;
+    const pairs = new Map<number, V>();
+    this.#reader.fill(raw, pairs);
+    return pairs;
+  }
+
   override forEach(callback: (value: V, key: number, map: Map<number, V>) => void, thisArg?: unknown): void {
-    this.#decode();
-    super.forEach(callback, thisArg);
+    const pairs = this.#pairs();
+    if (pairs === this) super.forEach(callback, thisArg);
+    else pairs.forEach((v, k) => callback.call(thisArg, v, k, this));
   }
 
   override keys(): MapIterator<number> {
-    this.#decode();
-    return super.keys();
+    const pairs = this.#pairs();
+    return pairs === this ? super.keys() : pairs.keys();
   }
 
   override values(): MapIterator<V> {
-    this.#decode();
-    return super.values();
+    const pairs = this.#pairs();
+    return pairs === this ? super.values() : pairs.values();
   }
 
   override entries(): MapIterator<[number, V]> {
-    this.#decode();
-    return super.entries();
+    const pairs = this.#pairs();
+    return pairs === this ? super.entries() : pairs.entries();
   }
 
   override [Symbol.iterator](): MapIterator<[number, V]> {
-    this.#decode();
-    return super[Symbol.iterator]();
+    const pairs = this.#pairs();
+    return pairs === this ? super[Symbol.iterator]() : pairs[Symbol.iterator]();
   }
 }
