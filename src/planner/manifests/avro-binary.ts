@@ -58,6 +58,32 @@ export class AvroCursor {
     throw new MalformedInput(`${what} is not a valid varint`);
   }
 
+  /** Avro `long` (zig-zag varint) as a bigint, exact over the whole 64-bit range. */
+  bigLong(what: string): bigint {
+    let n = 0;
+    let mul = 1;
+    // up to 7 bytes (49 bits) the value is exact in a double
+    for (let i = 0; i < 7; i += 1) {
+      if (this.pos >= this.buf.length) throw new TruncatedInput(what);
+      const b = this.buf[this.pos]!;
+      this.pos += 1;
+      n += (b & 0x7f) * mul;
+      if ((b & 0x80) === 0) return BigInt(n % 2 === 0 ? n / 2 : -(n + 1) / 2);
+      mul *= 128;
+    }
+    let z = BigInt(n);
+    let shift = 49n;
+    for (let i = 7; i < MAX_VARINT_BYTES; i += 1) {
+      if (this.pos >= this.buf.length) throw new TruncatedInput(what);
+      const b = this.buf[this.pos]!;
+      this.pos += 1;
+      z |= BigInt(b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return BigInt.asIntN(64, (z >> 1n) ^ -(z & 1n));
+      shift += 7n;
+    }
+    throw new MalformedInput(`${what} is not a valid varint`);
+  }
+
   /** `length` raw bytes (a view, not a copy). */
   fixed(length: number, what: string): Buffer {
     if (length < 0) throw new MalformedInput(`${what} has a negative length`);

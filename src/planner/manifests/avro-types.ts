@@ -71,10 +71,10 @@ export function avroOptions(): Record<string, unknown> {
 }
 
 const MAX_CACHED = 64;
-const cache = new Map<string, RecordDecoder>();
+const cache = new Map<string, unknown>();
 
-function remember(key: string, make: () => RecordDecoder): RecordDecoder {
-  const hit = cache.get(key);
+function remember<T>(key: string, make: () => T): T {
+  const hit = cache.get(key) as T | undefined;
   if (hit !== undefined) {
     cache.delete(key);
     cache.set(key, hit);
@@ -110,4 +110,52 @@ export function projectedDecoder(schemaText: string, writerSchema: unknown, proj
     }
     return { decode: (buf: Buffer, pos: number) => reader.decode(buf, pos, resolver) };
   });
+}
+
+/** A writer-schema decoder that hands some fields over as their raw bytes (see `rawFieldsDecoder`). */
+export interface RawFieldsDecoder extends RecordDecoder {
+  /** Per raw field, in the order asked for: decodes its bytes into the value avsc would have built. */
+  readonly fieldDecoders: readonly RecordDecoder[];
+}
+
+/**
+ * A decoder for writer-schema records in which each field whose type is one of `rawTypes` (schema
+ * objects of `writerSchema`, by identity) is skipped rather than decoded, and its value is a view
+ * of its encoded bytes in the block (Avro spec "Binary Encoding": arrays are skippable item by
+ * item or block by block). Undefined when such a field's type does not compile on its own (it
+ * names a type defined elsewhere in the schema, or defines one used elsewhere). Memoised per
+ * schema text, so `rawTypes` must be found the same way in every parse of that text.
+ */
+export function rawFieldsDecoder(schemaText: string, writerSchema: unknown, projection: string, rawTypes: readonly unknown[]): RawFieldsDecoder | undefined {
+  const made = remember(`${projection}\u0000${schemaText}`, (): RawFieldsDecoder | null => {
+    const fieldDecoders: RecordDecoder[] = [];
+    const base = avroOptions();
+    const hook = base['typeHook'] as (schema: unknown) => AvroType | undefined;
+    const options = {
+      ...base,
+      typeHook: (schema: unknown) => {
+        const at = rawTypes.indexOf(schema);
+        if (at < 0) return hook(schema);
+        const inner = avro.Type.forSchema(schema as avro.Schema, avroOptions());
+        fieldDecoders[at] = inner;
+        // avsc's record readers call `_read(tap)` on each field type; this one skips and keeps the span
+        const raw = Object.create(inner) as AvroType & { _read(tap: { buf: Buffer; pos: number }): Buffer };
+        const skip = (inner as unknown as { _skip(tap: unknown): void })._skip.bind(inner);
+        raw._read = (tap) => {
+          const start = tap.pos;
+          skip(tap);
+          return tap.buf.subarray(start, tap.pos);
+        };
+        return raw;
+      },
+    };
+    try {
+      const type = avro.Type.forSchema(writerSchema as avro.Schema, options);
+      if (rawTypes.some((_, i) => fieldDecoders[i] === undefined)) return null;
+      return { decode: (buf: Buffer, pos: number) => type.decode(buf, pos), fieldDecoders };
+    } catch {
+      return null;
+    }
+  });
+  return made ?? undefined;
 }

@@ -13,9 +13,12 @@ import type {
   StructType,
 } from '../../iceberg/index.js';
 import { MalformedInput } from './avro-binary.js';
-import { arrayItems, asRecord, isAvroMap, type AvroField } from './avro-schema.js';
+import { asRecord } from './avro-schema.js';
+import type { RecordDecoder } from './avro-types.js';
 import { ENTRY_FIELDS, FILE_FIELDS, field, type EntrySchema, type FieldRef } from './entry-schema.js';
 import { inheritNumbers, type RowIdAssigner } from './inheritance.js';
+import { LazyMetricMap } from './lazy-metric-map.js';
+import { mapReader, rawMetricReader, type MetricValue } from './metric-maps.js';
 import { partitionReader } from './partition-values.js';
 import {
   getter,
@@ -38,59 +41,12 @@ export interface EntryReaderOptions {
   readonly partitionType: StructType;
   /** Keep metrics only for these column ids; all when undefined. */
   readonly statsFieldIds?: ReadonlySet<number>;
-}
-
-type MapReader<V> = (v: unknown) => ReadonlyMap<number, V> | undefined;
-
-/** Shared by every metric map the allow-list leaves empty: saves one Map per map per entry. */
-const EMPTY: ReadonlyMap<number, never> = new Map<number, never>();
-
-/**
- * An int-keyed metric map: an Avro array of {key, value} records (`logicalType: map`, Java
- * `AvroSchemaUtil.createMap`), or an Avro map with decimal string keys.
- */
-function mapReader<V>(
-  f: AvroField | undefined,
-  what: string,
-  value: (v: unknown, what: string) => V | undefined,
-  keep: ReadonlySet<number> | undefined,
-): MapReader<V> {
-  if (f === undefined) return () => undefined;
-  if (isAvroMap(f.type)) {
-    return (v) => {
-      const rec = optRecord(v, what);
-      if (rec === undefined) return undefined;
-      const out = new Map<number, V>();
-      for (const [k, x] of Object.entries(rec)) {
-        const key = Number(k);
-        if (!Number.isInteger(key)) throw new MalformedInput(`${what} has a non-integer key ${JSON.stringify(k)}`);
-        const val = value(x ?? null, what);
-        if (val !== undefined && (keep === undefined || keep.has(key))) out.set(key, val);
-      }
-      return out.size === 0 && keep !== undefined ? EMPTY : out;
-    };
-  }
-  const items = arrayItems(f.type);
-  if (items === undefined) throw new MalformedInput(`${what} is neither an array of key/value records nor a map`);
-  const pair = asRecord(items, `${what} element`);
-  const keyName = (pair.fields.find((x) => x.name === 'key') ?? pair.fields[0])?.name;
-  const valueName = (pair.fields.find((x) => x.name === 'value') ?? pair.fields[1])?.name;
-  if (keyName === undefined || valueName === undefined) throw new MalformedInput(`${what} elements are not key/value records`);
-  const whatKey = `${what} key`;
-  return (v) => {
-    const arr = optArray(v, what);
-    if (arr === undefined) return undefined;
-    let out: Map<number, V> | undefined;
-    for (const item of arr) {
-      if (item === null) continue;
-      const kv = item as AvroRecord;
-      const key = required(optInt(kv[keyName] ?? null, whatKey), whatKey);
-      if (keep !== undefined && !keep.has(key)) continue;
-      const val = value(kv[valueName] ?? null, what);
-      if (val !== undefined) (out ??= new Map()).set(key, val);
-    }
-    return out ?? (keep !== undefined ? EMPTY : new Map());
-  };
+  /**
+   * Set when the record decoder hands the six metric fields over as raw bytes
+   * (`rawFieldsDecoder`): avsc decoders of those fields, by schema object. Each map is then
+   * decoded on first read; otherwise the maps come decoded and are converted here.
+   */
+  readonly rawMetrics?: ReadonlyMap<unknown, RecordDecoder>;
 }
 
 function listReader<V>(get: Getter, what: string, element: (v: unknown, what: string) => V | undefined): (r: AvroRecord) => V[] | undefined {
@@ -112,10 +68,20 @@ export function compileEntryReader(schema: EntrySchema, options: EntryReaderOpti
 
   const df = schema.dataFile;
   const g = (ref: FieldRef) => getter(df, ref[0], [ref[1]]);
-  const m = <V>(ref: FieldRef, value: (v: unknown, what: string) => V | undefined) => {
-    const reader = mapReader(field(df, ref), ref[1], value, keep);
+  const m = <V>(ref: FieldRef, value: MetricValue<V>): ((r: AvroRecord) => ReadonlyMap<number, V> | undefined) => {
+    const f = field(df, ref);
     const get = g(ref);
-    return (r: AvroRecord) => reader(get(r));
+    const avsc = f && options.rawMetrics?.get(f.type);
+    if (f === undefined || avsc === undefined) {
+      const reader = mapReader(f, ref[1], value, keep);
+      return (r) => reader(get(r));
+    }
+    // data_file 108–110, 125, 128, 137 as raw bytes: a map is decoded only when something reads it
+    const raw = rawMetricReader(f, ref[1], value, keep, avsc, manifest.path);
+    return (r) => {
+      const bytes = get(r) as Buffer | null;
+      return bytes === null || !raw.present(bytes) ? undefined : new LazyMetricMap(bytes, raw);
+    };
   };
   const content = g(FILE_FIELDS.content);
   const filePath = g(FILE_FIELDS.filePath);

@@ -83,6 +83,15 @@ function refs(record: AvroRecordSchema, wanted: readonly FieldRef[]): Set<AvroFi
   return out;
 }
 
+/**
+ * The schema objects of the metric map fields the writer wrote, in a fixed order (for
+ * `rawFieldsDecoder`, which matches them by identity); undefined when one is a type name, which identity cannot single out.
+ */
+export function metricTypes(schema: EntrySchema): unknown[] | undefined {
+  const types = [...refs(schema.dataFile, METRIC_MAPS)].map((f) => f.type);
+  return types.every((t) => t !== null && typeof t === 'object') ? types : undefined;
+}
+
 /** Reader schema without the six metric maps. */
 export function withoutMetricsSchema(schema: EntrySchema): AvroRecordSchema {
   const drop = refs(schema.dataFile, METRIC_MAPS);

@@ -16,9 +16,9 @@ import {
 import type { FileIO } from '../../storage/index.js';
 import { MalformedInput } from './avro-binary.js';
 import { AvroContainer, containerError, nextBlockOffset, type AvroBlock, type ContainerStats } from './avro-container.js';
-import { projectedDecoder, writerDecoder, type RecordDecoder } from './avro-types.js';
+import { projectedDecoder, rawFieldsDecoder, writerDecoder, type RecordDecoder } from './avro-types.js';
 import { compileEntryReader, compileRowIdAdvance, type EntryReader } from './entry-reader.js';
-import { entrySchema, rowIdSchema, withoutMetricsSchema } from './entry-schema.js';
+import { entrySchema, metricTypes, rowIdSchema, withoutMetricsSchema } from './entry-schema.js';
 import { RowIdAssigner } from './inheritance.js';
 import type { AvroRecord } from './record-access.js';
 
@@ -96,6 +96,9 @@ function plan(container: AvroContainer, manifest: ManifestFile, options: ReadMan
     const spec = resolveSpec(manifest, options.specsById, meta);
     const schema = entrySchema(writerSchema);
     const skipMetrics = options.statsFieldIds?.size === 0;
+    // metrics kept: avsc skips the six maps and hands over their bytes, decoded when first read
+    const rawTypes = skipMetrics ? undefined : metricTypes(schema);
+    const raw = rawTypes && rawFieldsDecoder(schemaText, writerSchema, 'raw-metrics', rawTypes);
     return {
       spec,
       read: compileEntryReader(schema, {
@@ -103,8 +106,11 @@ function plan(container: AvroContainer, manifest: ManifestFile, options: ReadMan
         spec,
         partitionType: partitionType(spec, options.schema),
         ...(options.statsFieldIds !== undefined && { statsFieldIds: options.statsFieldIds }),
+        ...(raw !== undefined && { rawMetrics: new Map(rawTypes!.map((type, i) => [type, raw.fieldDecoders[i]!] as const)) }),
       }),
-      entryDecoder: skipMetrics ? projectedDecoder(schemaText, writerSchema, 'no-metrics', withoutMetricsSchema(schema)) : writerDecoder(schemaText, writerSchema),
+      entryDecoder: skipMetrics
+        ? projectedDecoder(schemaText, writerSchema, 'no-metrics', withoutMetricsSchema(schema))
+        : (raw ?? writerDecoder(schemaText, writerSchema)),
       ...(needsRowIds && { rowIdDecoder: projectedDecoder(schemaText, writerSchema, 'row-ids', rowIdSchema(schema)) }),
       advance: compileRowIdAdvance(schema),
     };

@@ -1,0 +1,213 @@
+/**
+ * The six per-column metric maps of `data_file` (spec "Manifests": column_sizes 108,
+ * value_counts 109, null_value_counts 110, nan_value_counts 137, lower_bounds 125, upper_bounds
+ * 128): int-keyed maps written as an Avro array of {key, value} records (`logicalType: map`, Java
+ * `AvroSchemaUtil.createMap`), or as an Avro map with decimal string keys. Read either from the
+ * value avsc decoded, or straight from the field's raw bytes when a map is first used.
+ */
+import { AvroCursor, MalformedInput } from './avro-binary.js';
+import { containerError } from './avro-container.js';
+import { arrayItems, asRecord, isAvroMap, type AvroField } from './avro-schema.js';
+import type { RecordDecoder } from './avro-types.js';
+import { optArray, optInt, optRecord, required, type AvroRecord } from './record-access.js';
+
+/** Converts one decoded value (`optLong`, `optBytes`); undefined drops the pair. */
+export type MetricValue<V> = (v: unknown, what: string) => V | undefined;
+
+export type MapReader<V> = (v: unknown) => ReadonlyMap<number, V> | undefined;
+
+/** Shared by every metric map the allow-list leaves empty: saves one Map per map per entry. */
+const EMPTY: ReadonlyMap<number, never> = new Map<number, never>();
+
+interface PairNames {
+  readonly key: string;
+  readonly value: string;
+}
+
+/** The key and value fields of a key/value element record (by name, else the first two fields). */
+function pairNames(items: unknown, what: string): PairNames {
+  const pair = asRecord(items, `${what} element`);
+  const key = (pair.fields.find((x) => x.name === 'key') ?? pair.fields[0])?.name;
+  const value = (pair.fields.find((x) => x.name === 'value') ?? pair.fields[1])?.name;
+  if (key === undefined || value === undefined) throw new MalformedInput(`${what} elements are not key/value records`);
+  return { key, value };
+}
+
+/** Reads a metric map from avsc's decoded value of field `f`, keeping only `keep` (all when undefined). */
+export function mapReader<V>(f: AvroField | undefined, what: string, value: MetricValue<V>, keep: ReadonlySet<number> | undefined): MapReader<V> {
+  if (f === undefined) return () => undefined;
+  if (isAvroMap(f.type)) {
+    return (v) => {
+      const rec = optRecord(v, what);
+      if (rec === undefined) return undefined;
+      const out = new Map<number, V>();
+      for (const [k, x] of Object.entries(rec)) {
+        const key = Number(k);
+        if (!Number.isInteger(key)) throw new MalformedInput(`${what} has a non-integer key ${JSON.stringify(k)}`);
+        const val = value(x ?? null, what);
+        if (val !== undefined && (keep === undefined || keep.has(key))) out.set(key, val);
+      }
+      return out.size === 0 && keep !== undefined ? EMPTY : out;
+    };
+  }
+  const items = arrayItems(f.type);
+  if (items === undefined) throw new MalformedInput(`${what} is neither an array of key/value records nor a map`);
+  const names = pairNames(items, what);
+  const whatKey = `${what} key`;
+  return (v) => {
+    const arr = optArray(v, what);
+    if (arr === undefined) return undefined;
+    let out: Map<number, V> | undefined;
+    for (const item of arr) {
+      if (item === null) continue;
+      const kv = item as AvroRecord;
+      const key = required(optInt(kv[names.key] ?? null, whatKey), whatKey);
+      if (keep !== undefined && !keep.has(key)) continue;
+      const val = value(kv[names.value] ?? null, what);
+      if (val !== undefined) (out ??= new Map()).set(key, val);
+    }
+    return out ?? (keep !== undefined ? EMPTY : new Map());
+  };
+}
+
+/** Decodes one metric field from the raw bytes avsc skipped over (`rawFieldsDecoder`). */
+export interface RawMetricReader<V> {
+  /** False when the bytes are the null branch of a nullable field: the file has no such map. */
+  present(raw: Buffer): boolean;
+  /** Puts every kept pair into `into`, in file order; throws INVALID_METADATA naming the manifest. */
+  fill(raw: Buffer, into: Map<number, V>): void;
+}
+
+/** Reads one primitive value as avsc would build it (int: number, long: bigint, bytes: a view). */
+type Leaf = (c: AvroCursor) => unknown;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A reader of a primitive (or a union of primitives) schema; undefined for anything else. */
+function leaf(schema: unknown, what: string): Leaf | undefined {
+  if (Array.isArray(schema)) {
+    const branches = schema.map((b: unknown) => leaf(b, what));
+    if (!branches.every((b): b is Leaf => b !== undefined)) return undefined;
+    return (c) => {
+      const i = c.long(`${what} union branch`);
+      const read = branches[i];
+      if (read === undefined) throw new MalformedInput(`${what} has no union branch ${i}`);
+      return read(c);
+    };
+  }
+  // a logical type other than on long (typeHook) is read as its underlying type, as avsc does
+  const type = typeof schema === 'string' ? schema : isObject(schema) && typeof schema['type'] === 'string' ? schema['type'] : undefined;
+  switch (type) {
+    case 'null':
+      return () => null;
+    case 'boolean':
+      return (c) => c.fixed(1, what)[0] !== 0;
+    case 'int':
+      return (c) => c.long(what);
+    case 'long':
+      return (c) => c.bigLong(what);
+    case 'bytes':
+      return (c) => c.bytes(what);
+    case 'string':
+      return (c) => c.bytes(what).toString('utf8');
+    default:
+      return undefined;
+  }
+}
+
+/** Index of the null branch of a nullable field's union, -1 when it is not a union or has none. */
+function nullBranch(type: unknown): number {
+  return Array.isArray(type) ? type.findIndex((b: unknown) => b === 'null' || (isObject(b) && b['type'] === 'null')) : -1;
+}
+
+/** Zig-zag varint at the start of `raw` (a union branch index: nearly always one byte). */
+function firstVarint(raw: Buffer, what: string): number {
+  const b = raw[0];
+  if (b !== undefined && b < 0x80) return b % 2 === 0 ? b / 2 : -(b + 1) / 2;
+  return new AvroCursor(raw).long(what);
+}
+
+type Fill<V> = (raw: Buffer, into: Map<number, V>) => void;
+
+/**
+ * The array-of-pairs layout decoded without avsc: optional union, array blocks (Avro spec
+ * "Arrays": a negative count is followed by the block's byte size), each element a (nullable)
+ * record of primitives. Undefined for other layouts (Avro maps, nested types), which go through avsc.
+ */
+function compileArrayFill<V>(f: AvroField, what: string, value: MetricValue<V>, keep: ReadonlySet<number> | undefined): Fill<V> | undefined {
+  const union = Array.isArray(f.type);
+  if (union && (f.type as unknown[]).length !== (nullBranch(f.type) < 0 ? 1 : 2)) return undefined;
+  const items = arrayItems(f.type);
+  if (items === undefined) return undefined;
+  const itemNull = nullBranch(items);
+  if (Array.isArray(items) && items.length !== (itemNull < 0 ? 1 : 2)) return undefined;
+  const record = asRecord(items, `${what} element`);
+  const names = pairNames(items, what);
+  const leaves = record.fields.map((x) => leaf(x.type, what));
+  if (!leaves.every((l): l is Leaf => l !== undefined)) return undefined;
+  const keyAt = record.fields.findIndex((x) => x.name === names.key);
+  const valueAt = record.fields.findIndex((x) => x.name === names.value);
+  const whatKey = `${what} key`;
+  const whatCount = `${what} block count`;
+  return (raw, into) => {
+    const c = new AvroCursor(raw);
+    if (union) c.long(`${what} union branch`);
+    for (let n = c.long(whatCount); n !== 0; n = c.long(whatCount)) {
+      if (n < 0) {
+        n = -n;
+        c.long(`${what} block size`);
+      }
+      for (let i = 0; i < n; i += 1) {
+        if (itemNull >= 0 && c.long(`${what} element branch`) === itemNull) continue;
+        let key: unknown = null;
+        let val: unknown = null;
+        for (let j = 0; j < leaves.length; j += 1) {
+          const v = leaves[j]!(c);
+          if (j === keyAt) key = v;
+          if (j === valueAt) val = v;
+        }
+        const id = required(optInt(key ?? null, whatKey), whatKey);
+        if (keep !== undefined && !keep.has(id)) continue;
+        const x = value(val ?? null, what);
+        if (x !== undefined) into.set(id, x);
+      }
+    }
+    if (c.pos !== raw.length) throw new MalformedInput(`${what} has ${raw.length - c.pos} bytes after its last element`);
+  };
+}
+
+/**
+ * A reader of field `f`'s raw bytes. `avsc` decodes the field when the layout has no fast path;
+ * both give the pairs `mapReader` gives, and errors name `location` as a read of the manifest does.
+ */
+export function rawMetricReader<V>(
+  f: AvroField,
+  what: string,
+  value: MetricValue<V>,
+  keep: ReadonlySet<number> | undefined,
+  avsc: RecordDecoder,
+  location: string,
+): RawMetricReader<V> {
+  const nullAt = nullBranch(f.type);
+  let fill = compileArrayFill(f, what, value, keep);
+  if (fill === undefined) {
+    const read = mapReader(f, what, value, keep);
+    fill = (raw, into) => {
+      const m = read(avsc.decode(raw, 0).value);
+      if (m !== undefined) for (const [k, v] of m) into.set(k, v);
+    };
+  }
+  const run = fill;
+  return {
+    present: (raw) => nullAt < 0 || firstVarint(raw, what) !== nullAt,
+    fill: (raw, into) => {
+      try {
+        run(raw, into);
+      } catch (err) {
+        throw containerError(location, err);
+      }
+    },
+  };
+}
