@@ -12,3 +12,4 @@ export {
   type ReadManifestOptions,
 } from './manifest-reader.js';
 export type { ContainerStats } from './avro-container.js';
+export { metricMapBytes } from './lazy-metric-map.js';

@@ -19,6 +19,11 @@ export class LazyMetricMap<V> extends Map<number, V> {
     this.#reader = reader;
   }
 
+  /** Bytes of the undecoded field (undefined once decoded). */
+  get rawBytes(): number | undefined {
+    return this.#raw?.length;
+  }
+
   /** False until something read the map. */
   get decoded(): boolean {
     return this.#raw === undefined;
@@ -102,4 +107,17 @@ export class LazyMetricMap<V> extends Map<number, V> {
     const pairs = this.#pairs();
     return pairs === this ? super[Symbol.iterator]() : pairs[Symbol.iterator]();
   }
+}
+
+/**
+ * Rough retained size of a metric map, for cache budgets, without decoding it: an undecoded map
+ * by its raw bytes (a decoded entry takes a few times its Avro bytes), a decoded one by its entries.
+ */
+export function metricMapBytes(map: ReadonlyMap<number, unknown> | undefined): number {
+  if (map === undefined) return 0;
+  const raw = map instanceof LazyMetricMap ? map.rawBytes : undefined;
+  if (raw !== undefined) return 64 + raw * 4;
+  let bytes = 0;
+  for (const v of map.values()) bytes += 48 + (v instanceof Uint8Array ? v.byteLength : 0);
+  return bytes;
 }

@@ -5,7 +5,7 @@
  */
 import type { ComputeCache } from '../../cache/index.js';
 import type { ManifestFile } from '../../iceberg/index.js';
-import type { ManifestSlice, ManifestSource } from '../../planner/index.js';
+import { metricMapBytes, type ManifestSlice, type ManifestSource } from '../../planner/index.js';
 import type { Metrics } from '../../observability/index.js';
 
 export interface ManifestCaches {
@@ -57,8 +57,8 @@ export function sliceBytes(slice: ManifestSlice): number {
   for (const e of slice.entries) {
     const f = e.file;
     bytes += 400 + f.filePath.length * 2 + e.manifestPath.length * 0;
-    bytes += 48 * ((f.columnSizes?.size ?? 0) + (f.valueCounts?.size ?? 0) + (f.nullValueCounts?.size ?? 0) + (f.nanValueCounts?.size ?? 0));
-    for (const m of [f.lowerBounds, f.upperBounds]) if (m) for (const v of m.values()) bytes += 48 + v.byteLength;
+    // metric maps may still be raw bytes (decoded on first read): sized without decoding them
+    for (const m of [f.columnSizes, f.valueCounts, f.nullValueCounts, f.nanValueCounts, f.lowerBounds, f.upperBounds]) bytes += metricMapBytes(m);
   }
   return bytes;
 }

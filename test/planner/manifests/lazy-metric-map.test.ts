@@ -21,7 +21,7 @@ import { writerDecoder } from '../../../src/planner/manifests/avro-types.js';
 import { compileEntryReader } from '../../../src/planner/manifests/entry-reader.js';
 import { entrySchema } from '../../../src/planner/manifests/entry-schema.js';
 import { RowIdAssigner } from '../../../src/planner/manifests/inheritance.js';
-import { LazyMetricMap } from '../../../src/planner/manifests/lazy-metric-map.js';
+import { LazyMetricMap, metricMapBytes } from '../../../src/planner/manifests/lazy-metric-map.js';
 import { readManifest, readManifestList } from '../../../src/planner/manifests/index.js';
 import type { AvroRecord } from '../../../src/planner/manifests/record-access.js';
 import { REAL_FIXTURES_DIR, REAL_FIXTURES_SKIP, realFixturesAvailable, realFixturesCatalogConfig } from '../../helpers/real-fixtures.js';
@@ -236,4 +236,14 @@ t.test('a metric map that does not decode fails its reads with INVALID_METADATA 
     }
   }
   t.equal(entry!.file.nullValueCounts!.get(1), 0n, 'the other maps still read');
+});
+
+t.test('a slice is sized for the cache without decoding its metric maps', async (t) => {
+  const io = new MemoryIO();
+  const p = io.put('mem://sized.avro', await writeAvro(manifestEntrySchema([]), [entryRecord({}, 0)], { metadata: { 'partition-spec-id': '0', content: 'data' } }));
+  const [entry] = (await readManifest(io, manifestFile(p), opts)).entries;
+  const maps = METRICS.map((k): unknown => entry!.file[k]).filter((m) => m !== undefined) as LazyMetricMap<unknown>[];
+  t.ok(maps.every((m) => metricMapBytes(m) > 0), 'every present map has a size');
+  t.ok(maps.every((m) => !m.decoded), 'and none was decoded to get it');
+  t.equal(metricMapBytes(undefined), 0, 'an absent map costs nothing');
 });

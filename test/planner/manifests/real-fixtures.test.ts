@@ -25,6 +25,9 @@ import { readInlineManifests, readManifest, readManifestList } from '../../../sr
 import { REAL_FIXTURES_DIR, REAL_FIXTURES_SKIP, realFixturesAvailable, realFixturesCatalogConfig } from '../../helpers/real-fixtures.js';
 import { withBorrowedCounts } from '../../helpers/rows/index.js';
 
+// Every manifest of over a hundred tables: about 30 s alone on 2 cores, several times that beside the interop files.
+t.setTimeout(10 * 60_000);
+
 interface FixtureReport {
   readonly fixture: string;
   readonly report: {
