@@ -59,7 +59,8 @@ function start(cmd: string, args: string[]): ChildProcess {
   return child;
 }
 process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
+  // SIGTERM: nginx's master stops its workers on it (after SIGKILL they would live on, orphaned)
+  for (const c of children) c.kill('SIGTERM');
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,3 +1,4 @@
+import { bindRequestLog } from './access-line.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Namespace } from '../catalogs/index.js';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type Service } from '../service/index.js';
@@ -34,9 +35,7 @@ export function readCatalogPath(ctx: RouteContext): CatalogPath {
   const bindings: Record<string, unknown> = { catalog: prefix };
   if (raw.namespace !== undefined) bindings.namespace = namespace;
   if (raw.table !== undefined) bindings.table = table;
-  // Both: fastify writes its "request completed" line through reply.log.
-  ctx.request.log = ctx.request.log.child(bindings);
-  ctx.reply.log = ctx.request.log;
+  bindRequestLog(ctx.request, ctx.reply, bindings);
   return { prefix, namespace, table };
 }
 

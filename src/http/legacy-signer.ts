@@ -7,6 +7,7 @@
  * (Federation.signerTarget: its headers, timeout and admission), streamed and never retried. No other
  * path below the upstream is reachable through it.
  */
+import { bindRequestLog } from './access-line.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { fail } from '../errors/index.js';
 import type { Service } from '../service/index.js';
@@ -35,7 +36,7 @@ async function sign({ service, passThrough, origin, access }: LegacySignerOption
   const rawPrefix = rawPath(request.raw.url ?? '/').split('/')[2] ?? '';
   const prefix = decodeSegment(rawPrefix, 'BAD_REQUEST', 'prefix');
   if (!service.federation.has(prefix)) throw fail('NOT_FOUND', `No S3 signer for "${prefix}": it is not an upstream catalog`);
-  request.log = request.log.child({ catalog: prefix, upstream: true });
+  bindRequestLog(request, undefined, { catalog: prefix, upstream: true });
   let body = rawBodyOf(request.raw);
   if (access) {
     body ??= await readBody(request.raw, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);

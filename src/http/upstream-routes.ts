@@ -4,6 +4,7 @@
  * itself (/v1/config, planning for upstreams that cannot plan). Forwarded bodies are streamed
  * unread, except planning bodies, which are read (Icefront may plan them) and re-sent as received.
  */
+import { bindRequestLog } from './access-line.js';
 import type { FastifyReply } from 'fastify';
 import { fail } from '../errors/index.js';
 import { ENDPOINTS, type Service } from '../service/index.js';
@@ -59,7 +60,7 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
   if (rawPath(url).split('/').some((segment) => DOT_SEGMENT.test(segment)))
     throw fail('BAD_REQUEST', 'A path segment may not be "." or ".." (raw or percent-encoded)');
   const caller = typeof request.headers.authorization === 'string' ? request.headers.authorization : undefined;
-  request.log = request.log.child({ catalog: prefix, upstream: true });
+  bindRequestLog(request, undefined, { catalog: prefix, upstream: true });
   if (request.method === 'GET' && `GET ${specPath}` === ENDPOINTS.loadTable) {
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_TO_LOAD) {

@@ -1,0 +1,21 @@
+/**
+ * What a request's access line names beyond the request itself (catalog, namespace, table, whether
+ * it went upstream), recorded where the request's logger is bound, so the one line per request
+ * (server.ts RequestLines) carries them without reading pino's bindings back.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const fields = new WeakMap<IncomingMessage, Readonly<Record<string, unknown>>>();
+
+/** Binds `bindings` to the request's logger (and its reply's) and to its access line. */
+export function bindRequestLog(request: FastifyRequest, reply: FastifyReply | undefined, bindings: Readonly<Record<string, unknown>>): void {
+  request.log = request.log.child(bindings);
+  if (reply) reply.log = request.log;
+  fields.set(request.raw, { ...fields.get(request.raw), ...bindings });
+}
+
+/** The fields bound so far for the request's access line. */
+export function accessLineFields(request: FastifyRequest): Readonly<Record<string, unknown>> | undefined {
+  return fields.get(request.raw);
+}
