@@ -38,8 +38,8 @@ export interface UpstreamReply {
 }
 
 const PLANNING_ROUTES = new Set<string>([ENDPOINTS.planTableScan, ENDPOINTS.fetchPlanningResult, ENDPOINTS.cancelPlanning, ENDPOINTS.fetchScanTasks]);
-/** A LoadTableResult whose `config` object has at least one key. */
-const NON_EMPTY_CONFIG = /"config"\s*:\s*\{\s*"/;
+/** The key of a LoadTableResult's `config`, searched for in the raw bytes. */
+const CONFIG_KEY = Buffer.from('"config"');
 /** Response headers an upstream sets that are about its connection, not the entity. */
 const RESPONSE_HEADERS = ['content-type', 'etag', 'cache-control', 'last-modified', 'vary'];
 
@@ -190,18 +190,14 @@ export class Federation {
       throw fail('UPSTREAM_BAD_GATEWAY', `Catalog "${name}": the upstream answered load-table with a redirect (${response.status}), which Icefront does not follow`);
     const passed = { status: response.status, headers: pick(response.headers), body: response.body };
     if (response.status !== 200) return passed;
-    const text = response.body.toString('utf8');
     const notJson = () => fail('UPSTREAM_BAD_GATEWAY', `Catalog "${name}": the upstream answered load-table with a body that is not JSON`);
     // Only a non-empty `config` can hold an upstream URL: otherwise the bytes pass as they are,
-    // once the native parser has checked they are JSON at all.
-    if (!NON_EMPTY_CONFIG.test(text)) {
-      try {
-        JSON.parse(text);
-      } catch {
-        throw notJson();
-      }
+    // once they are seen to be a JSON object (not parsed: the client parses them; issue #12).
+    if (!hasNonEmptyConfig(response.body)) {
+      if (!isJsonObjectShaped(response.body)) throw notJson();
       return passed;
     }
+    const text = response.body.toString('utf8');
     let doc: { config?: Record<string, string> };
     try {
       doc = parseJson(text) as typeof doc;
@@ -231,6 +227,31 @@ async function targetAt(upstream: RestUpstream, config: RestCatalogConfig, path:
     timeoutMs: config.requestTimeoutMs,
     admit: (exchange) => upstream.gate.run(exchange, config.requestTimeoutMs),
   };
+}
+
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** Whether `"config"` is followed by `:`, `{` and a `"` (a key) somewhere in `body`, as bytes. */
+function hasNonEmptyConfig(body: Buffer): boolean {
+  for (let at = body.indexOf(CONFIG_KEY); at !== -1; at = body.indexOf(CONFIG_KEY, at + 1)) {
+    let i = at + CONFIG_KEY.length;
+    while (isSpace(body[i])) i++;
+    if (body[i++] !== 0x3a) continue; // ':'
+    while (isSpace(body[i])) i++;
+    if (body[i++] !== 0x7b) continue; // '{'
+    while (isSpace(body[i])) i++;
+    if (body[i] === 0x22) return true; // '"'
+  }
+  return false;
+}
+
+/** Whether `body` starts with `{` and ends with `}`, whitespace aside (what a LoadTableResult is). */
+function isJsonObjectShaped(body: Buffer): boolean {
+  let start = 0;
+  let end = body.length - 1;
+  while (start <= end && isSpace(body[start])) start++;
+  while (end >= start && isSpace(body[end])) end--;
+  return end > start && body[start] === 0x7b && body[end] === 0x7d;
 }
 
 function pick(headers: Record<string, unknown>): Record<string, string> {

@@ -356,6 +356,27 @@ t.test('a load-table error that is not an ErrorModel reaches the caller wrapped 
   t.notOk(res.body.includes('Internal.java'), 'the stack trace is not relayed');
 });
 
+t.test('a load-table 200 that is not a JSON object is a 502; one with an empty config passes byte for byte', async (t) => {
+  const stub = await startUpstreamStub({});
+  let body = '';
+  stub.respond = (req) => (req.url.includes('/tables/') ? { status: 200, body, headers: { 'content-type': 'application/json' } } : undefined);
+  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up' })])).app;
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+  });
+  for (const bad of ['<html>oops</html>', '[1,2]', 'null', '', '{"metadata-location":"s3://b/m.json"']) {
+    body = bad;
+    const res = await front.inject({ url: '/v1/up/namespaces/sales/tables/orders' });
+    t.equal(res.statusCode, 502, `${JSON.stringify(bad)}: 502`);
+    t.equal((JSON.parse(res.body) as { error: { type: string } }).error.type, 'BadGatewayException');
+  }
+  body = ' {"metadata-location":"s3://b/m.json","metadata":{"format-version":2},"config":{ }}\n';
+  const ok = await front.inject({ url: '/v1/up/namespaces/sales/tables/orders' });
+  t.equal(ok.statusCode, 200);
+  t.equal(ok.body, body, 'the bytes as the upstream sent them');
+});
+
 t.test('a load-table redirect from the upstream is a 502 ErrorModel; the redirect target never reaches the caller', async (t) => {
   const stub = await startUpstreamStub({});
   const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up' })])).app;
