@@ -12,6 +12,7 @@ import type { AccessPolicy, Authenticator, Levels, Principal, PrincipalLimits } 
 import type { Access } from '../config/index.js';
 import { fail, type IcefrontError } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
+import { bindRequestLog } from './access-line.js';
 import { assertJsonDepth } from './read-body.js';
 import { decodeNamespacePath, decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
 import type { HttpMethod, SpecPath } from './spec-paths.js';
@@ -133,7 +134,7 @@ export interface AccessContext {
 export async function authorize(ctx: AccessContext, request: FastifyRequest, spec: SpecPath | undefined, method: string): Promise<void> {
   const header = request.headers.authorization;
   const principal = await ctx.auth.authenticator.authenticate(typeof header === 'string' ? header : undefined);
-  request.log = request.log.child({ principal: principal.name });
+  bindRequestLog(request, undefined, { principal: principal.name });
   const decided = (extra: Omit<RequestAccess, 'principal'> = {}) => decisions.set(request.raw, { principal, ...extra });
   // a method the spec does not define here is a 405 whoever asks: nothing to authorize
   if (spec === undefined || !spec.methods.includes(method as HttpMethod)) return void decided();

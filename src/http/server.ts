@@ -218,9 +218,8 @@ class RequestLines extends LogController {
       return;
     }
     if (!this.#access.isLevelEnabled('info')) return;
-    const principal = accessOf(request)?.principal?.name;
     this.#access.info(
-      { reqId: request.id, ...(principal !== undefined && { principal }), ...accessLineFields(request), req, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      { reqId: request.id, ...accessLineFields(request), req, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
       'request completed',
     );
   }

@@ -176,7 +176,7 @@ export function createService(options: ServiceOptions): Service {
       // REST spec loadTable: `snapshots=refs` returns only snapshots referenced by branches or tags.
       const metadata = tableMetadataToJson(table.metadata, { snapshots: mode });
       const result = { 'metadata-location': table.metadataLocation, metadata, config };
-      const response = { result, body: stringifyJson(result), etag: loadTableETag(prefix, id, table.metadataLocation, mode, config) };
+      const response = { result, body: Buffer.from(stringifyJson(result)), etag: loadTableETag(prefix, id, table.metadataLocation, mode, config) };
       if (!views) serialised.set(table.metadata, (views = new Map()));
       views.set(key, response);
       return response;

@@ -45,8 +45,8 @@ export interface LoadTableResult {
 /** A loaded table plus the ETag identifying this representation of it. */
 export interface LoadTableResponse {
   readonly result: LoadTableResult;
-  /** `result` serialised (int64-exact), as sent. */
-  readonly body: string;
+  /** `result` serialised (int64-exact) and UTF-8 encoded once, as sent. */
+  readonly body: Buffer;
   /** A strong entity tag, quoted (`"…"`). */
   readonly etag: string;
 }
