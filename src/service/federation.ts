@@ -6,12 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { PlanningMode, RestCatalogConfig } from '../config/index.js';
-import { isUpstreamResponseError, planOnUpstream, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
+import { callerKeyOf, isUpstreamResponseError, planOnUpstream, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
 import { parseJson, stringifyJson } from '../iceberg/index.js';
 import type { FileIO } from '../storage/index.js';
 import { ENDPOINTS, PLANNING_ENDPOINTS } from './endpoints.js';
-import { callerKeyOf, type UpstreamPlanner } from './planning/paged-planning.js';
+import type { UpstreamPlanner } from './planning/paged-planning.js';
 import type { CatalogConfigResponse } from './wire-types.js';
 
 export interface UpstreamCatalog {

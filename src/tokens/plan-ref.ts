@@ -72,3 +72,12 @@ export function planTaskMatches(task: TableBinding, target: TableBinding): boole
   if (task.tableUuid === undefined) return true;
   return target.tableUuid !== undefined && task.tableUuid.toLowerCase() === target.tableUuid.toLowerCase();
 }
+
+/** The snapshot id of a plan of a table without snapshots (never a real snapshot id). */
+export const NO_SNAPSHOT = -1n;
+
+/** The plan a task (plan task or page task) belongs to, without its own unit of work. */
+export function planRefOf(ref: PlanRef): PlanRef {
+  const { catalog, namespace, table, tableUuid, snapshotId, scan } = ref;
+  return { catalog, namespace, table, ...(tableUuid !== undefined && { tableUuid }), snapshotId, scan };
+}

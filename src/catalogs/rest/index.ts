@@ -1,4 +1,5 @@
 export {
+  callerKeyOf,
   createRestUpstream,
   type RestUpstream,
   type RestUpstreamOptions,

@@ -74,6 +74,11 @@ export function createRestUpstream(config: RestCatalogConfig, options: RestUpstr
   return new RestUpstreamClient(config, options);
 }
 
+/** A digest of a caller's Authorization header ('' for none): what is cached per caller is keyed by it, never by the credential. */
+export function callerKeyOf(authorization: string | undefined): string {
+  return authorization === undefined ? '' : createHash('sha256').update(authorization).digest('base64url');
+}
+
 class RestUpstreamClient implements RestUpstream {
   readonly name: string;
   readonly origin: string;
@@ -114,7 +119,7 @@ class RestUpstreamClient implements RestUpstream {
   async fetchConfig(callerAuthorization?: string): Promise<UpstreamConfig> {
     const caller = this.#config.auth.mode === 'forward' ? callerAuthorization : undefined;
     // keyed by a digest: the caller's credential is never kept as a map key
-    const key = caller === undefined ? '' : createHash('sha256').update(caller).digest('base64url');
+    const key = callerKeyOf(caller);
     const hit = this.#configs.get(key);
     if (hit && this.#now() < hit.expiresAt) return hit.value;
     return this.#configFlight.run(key, async () => {

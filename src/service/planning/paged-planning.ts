@@ -12,7 +12,6 @@
  *   the same bytes;
  * - GET /plan/{id} re-plans the pinned scan a plan id carries; DELETE answers 204.
  */
-import { createHash } from 'node:crypto';
 import type { ComputeCache } from '../../cache/index.js';
 import type { TableIdentifier } from '../../catalogs/index.js';
 import { fail } from '../../errors/index.js';
@@ -25,6 +24,8 @@ import {
   decodePlanId,
   encodePageTask,
   encodePlanId,
+  NO_SNAPSHOT,
+  planRefOf,
   planTaskMatches,
   type PageRange,
   type PlanRef,
@@ -50,7 +51,7 @@ export interface PagedPlanningOptions {
   readonly batchSize: number;
   readonly maxResponseBytes: number;
   readonly tokenKey?: Buffer;
-  /** Ordered upstream plans; without it every request asks the upstream (still coalesced per request). */
+  /** Ordered upstream plans, shared by concurrent askers; without it every request asks the upstream. */
   readonly cache?: ComputeCache<OrderedPlan>;
   /** How long a cached upstream plan is served before it is asked for again. */
   readonly ttlMs?: number;
@@ -66,13 +67,7 @@ export interface PagedPlanning {
 
 /** Default lifetime of a cached upstream plan: long enough for a scan's redemptions, short enough that revoked access is seen. */
 export const UPSTREAM_PLAN_TTL_MS = 60_000;
-const NO_SNAPSHOT = -1n;
 const ENVELOPE_BYTES = 1024;
-
-/** A digest of a caller's Authorization header, so cached plans are per caller and never hold the credential. */
-export function callerKeyOf(authorization: string | undefined): string {
-  return authorization === undefined ? '' : createHash('sha256').update(authorization).digest('base64url');
-}
 
 export function createPagedPlanning(options: PagedPlanningOptions): PagedPlanning {
   const key = options.tokenKey;
@@ -139,7 +134,7 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
       // The upstream's plan of this pinned scan is no longer the one the page was cut from.
       if (plan.tasks.length !== task.total || plan.digest !== task.digest)
         throw fail('NO_SUCH_PLAN_TASK', "Plan task expired: the upstream's plan for this snapshot changed since the task was issued");
-      const fanned = (task.more ?? []).map((page) => encodePageTask({ ...refOf(task), page, total: task.total, digest: task.digest }, key));
+      const fanned = (task.more ?? []).map((page) => encodePageTask({ ...planRefOf(task), page, total: task.total, digest: task.digest }, key));
       return { ...pageOf(plan, task.page), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
     },
   };
@@ -166,13 +161,8 @@ function checkScan(ref: PlanRef, code: 'NO_SUCH_PLAN_ID' | 'NO_SUCH_PLAN_TASK'):
 
 /** Page-task strings for `pages` within `budget` bytes (fit-strings.ts). */
 function fitPages(ref: PlanRef, plan: OrderedPlan, pages: readonly PageRange[], budget: number, key: Buffer | undefined): string[] {
-  const base = { ...refOf(ref), total: plan.tasks.length, digest: plan.digest };
+  const base = { ...planRefOf(ref), total: plan.tasks.length, digest: plan.digest };
   return fitStrings(pages, budget, (page, more) => encodePageTask({ ...base, page, ...(more.length > 0 && { more }) }, key));
-}
-
-function refOf(ref: PlanRef): PlanRef {
-  const { catalog, namespace, table, tableUuid, snapshotId, scan } = ref;
-  return { catalog, namespace, table, ...(tableUuid !== undefined && { tableUuid }), snapshotId, scan };
 }
 
 function noSuchPlanTask() {

@@ -30,6 +30,8 @@ import {
   decodePlanTask,
   encodePlanId,
   encodePlanTask,
+  NO_SNAPSHOT,
+  planRefOf,
   planTaskMatches,
   type ManifestRange,
   type PlanRef,
@@ -60,8 +62,6 @@ export interface ScanPlanning {
   fetchTasks(prefix: string, catalog: Catalog, id: TableIdentifier, body: unknown): Promise<FetchScanTasksResult>;
 }
 
-/** The snapshot id a plan id of a table without snapshots carries (never a real snapshot id). */
-const NO_SNAPSHOT = -1n;
 
 /** Files already logged for contradictory metrics (bounded, so a huge table cannot grow it). */
 const LOGGED_FILES = 10_000;
@@ -192,7 +192,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       }
       if (!plan) throw noSuchPlanTask();
       // A fan-out task hands its further batches out as plan tasks of their own.
-      const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...refOf(task), ranges: batch }, key));
+      const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...planRefOf(task), ranges: batch }, key));
       return { ...scanTasksToJson(plan.tasks, plan), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
     },
   };
@@ -215,12 +215,6 @@ function pinnedRequest(table: LoadedTable, ref: PlanRef, code: 'NO_SUCH_PLAN_ID'
   } catch {
     throw gone();
   }
-}
-
-/** The plan a task belongs to, without its own work (ranges, fan-out). */
-function refOf(task: PlanRef): PlanRef {
-  const { catalog, namespace, table, tableUuid, snapshotId, scan } = task;
-  return { catalog, namespace, table, ...(tableUuid !== undefined && { tableUuid }), snapshotId, scan };
 }
 
 /** The `plan-task` string of a FetchScanTasksRequest body. */
