@@ -2,6 +2,7 @@
  * `stringifyJson`, the writing half of the project's lossless JSON (see json-parse.ts).
  */
 import { JsonFloat } from './json-float.js';
+import { RawJson } from './json-raw.js';
 
 /**
  * Like JSON.stringify (same output for plain values, `toJSON` honoured, `undefined` members
@@ -13,6 +14,7 @@ import { JsonFloat } from './json-float.js';
  */
 export function stringifyJson(value: unknown, space?: number): string {
   let made = 0;
+  const raws: string[] = [];
   const replacer = (_key: string, v: unknown): unknown => {
     const t = typeof v;
     if (t === 'bigint') {
@@ -23,23 +25,77 @@ export function stringifyJson(value: unknown, space?: number): string {
       made++;
       return MARK + v.text;
     }
+    if (t === 'object' && v instanceof RawJson) {
+      made++;
+      return `${MARK}r${raws.push(v.text) - 1}`;
+    }
     return v;
   };
   const out = JSON.stringify(value, replacer, space) as string | undefined;
   if (out === undefined) throw new TypeError(`Cannot serialise a top-level ${typeof value} as JSON`);
   if (made === 0) return out;
   let found = 0;
-  const result = out.replace(MARKED, (_m, num: string) => {
+  const result = out.replace(MARKED, (_m, num: string | undefined, raw: string | undefined) => {
     found++;
-    return num;
+    return num ?? raws[Number(raw)] ?? '';
   });
   if (found === made) return result;
   return slowStringify(value, space);
 }
 
+/**
+ * `stringifyJson(value).length` without writing the result (response-size accounting, once per
+ * task of a plan): a walk that adds up each value's written length, asking JSON.stringify only for
+ * strings that need escaping. Same rules as stringifyJson: `toJSON` honoured, `undefined`,
+ * functions and symbols omitted from objects and `null` in arrays.
+ */
+export function jsonLength(value: unknown): number {
+  const n = lengthOf(value);
+  if (n === undefined) throw new TypeError(`Cannot serialise a top-level ${typeof value} as JSON`);
+  return n;
+}
+
+// what JSON.stringify escapes: quote, backslash, control characters, and (lone) surrogates
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+function lengthOf(value: unknown): number | undefined {
+  switch (typeof value) {
+    case 'string':
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value).length : value.length + 2;
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : 4;
+    case 'bigint':
+      return value.toString().length;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'object': {
+      if (value === null) return 4;
+      if (value instanceof JsonFloat || value instanceof RawJson) return value.text.length;
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return lengthOf((value as { toJSON(): unknown }).toJSON());
+      if (Array.isArray(value)) {
+        let n = value.length > 0 ? value.length + 1 : 2;
+        for (let i = 0; i < value.length; i++) n += lengthOf(value[i]) ?? 4;
+        return n;
+      }
+      if (value instanceof Number || value instanceof String || value instanceof Boolean) return lengthOf(value.valueOf());
+      let n = 1;
+      let members = 0;
+      for (const key of Object.keys(value)) {
+        const v = lengthOf((value as Record<string, unknown>)[key]);
+        if (v === undefined) continue;
+        n += (NEEDS_ESCAPE.test(key) ? JSON.stringify(key).length : key.length + 2) + 1 + v;
+        members++;
+      }
+      return n + (members > 0 ? members : 1);
+    }
+    default:
+      return undefined;
+  }
+}
+
 const MARK = '\u0000';
-// a marker as JSON.stringify writes it: the NUL char escaped, then a JSON number
-const MARKED = /"\\u0000(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"/g;
+// a marker as JSON.stringify writes it: the NUL char escaped, then a JSON number or `r` and a RawJson's ordinal
+const MARKED = /"\\u0000(?:(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|r(\d+))"/g;
 
 function slowStringify(value: unknown, space?: number): string {
   const indent = space !== undefined && space >= 1 ? ' '.repeat(Math.min(10, Math.floor(space))) : '';
@@ -59,6 +115,7 @@ function write(value: unknown, nl: string | undefined, indent: string): string |
     case 'object':
       if (value === null) return 'null';
       if (value instanceof JsonFloat) return value.text;
+      if (value instanceof RawJson) return value.text;
       if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
         return write((value as { toJSON(): unknown }).toJSON(), nl, indent);
       }

@@ -5,4 +5,4 @@
  */
 export { JsonFloat, jsonFloat } from './json-float.js';
 export { parseJson } from './json-parse.js';
-export { stringifyJson } from './json-stringify.js';
+export { jsonLength, stringifyJson } from './json-stringify.js';

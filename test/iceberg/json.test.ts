@@ -1,5 +1,6 @@
 import t from 'tap';
-import { JsonFloat, jsonFloat, parseJson, stringifyJson } from '../../src/iceberg/index.js';
+import fc from 'fast-check';
+import { JsonFloat, jsonFloat, jsonLength, parseJson, RawJson, stringifyJson } from '../../src/iceberg/index.js';
 
 t.test('integers beyond 2^53 parse to exact bigints and safe integers stay numbers', async (t) => {
   const v = parseJson('{"a": 9158179788527662767, "b": -9223372036854775808, "c": 9007199254740991, "d": 12}') as Record<
@@ -159,4 +160,28 @@ t.test('extreme but valid numbers keep their text or digits', async (t) => {
     new JsonFloat('1e-400'),
     new JsonFloat('0.1e+2'),
   ]);
+});
+
+t.test('jsonLength is the length of what stringifyJson writes, escaped NULs and marker look-alikes included', async (t) => {
+  const leaf = fc.oneof(
+    fc.bigInt(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => jsonFloat(d)),
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom('\u0000123', '\\u0000', 'a\u0000b', '\u0000r0', '\ud800', '"\\', undefined, new Date(0), -0, 1e21, Infinity),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string({ unit: 'binary' }), tie('node'), { maxKeys: 4 })),
+  })).node;
+  fc.assert(fc.property(value, (v) => v === undefined || jsonLength(v) === stringifyJson(v).length), { numRuns: 2000 });
+  t.pass('2000 values');
+});
+
+t.test('RawJson is embedded verbatim, beside bigints, and never re-quoted', async (t) => {
+  const text = stringifyJson({ a: new RawJson('[{"x":1},"\\u0000"]'), b: 12345678901234567890n, c: '\u0000r0' });
+  t.equal(text, '{"a":[{"x":1},"\\u0000"],"b":12345678901234567890,"c":"\\u0000r0"}');
+  t.same(parseJson(text), { a: [{ x: 1 }, '\u0000'], b: 12345678901234567890n, c: '\u0000r0' });
 });

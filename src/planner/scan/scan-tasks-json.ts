@@ -11,7 +11,7 @@ import {
   type ContentFile,
   type PartitionSpec,
   type Schema,
-  stringifyJson,
+  jsonLength,
   type StructType,
 } from '../../iceberg/index.js';
 import { DELETE_FILE_PATH_ID } from '../deletes/index.js';
@@ -54,7 +54,7 @@ export class ScanTasksWriter {
 
   /** Bytes one task adds to a response, its delete files included (an upper bound for shared ones). */
   taskBytes(task: FileTask): number {
-    return stringifyJson(this.write([task])).length + 2;
+    return jsonLength(this.write([task])) + 2;
   }
 
   write(tasks: readonly FileTask[]): ScanTasksJson {
