@@ -7,11 +7,19 @@ import { AccessPolicy, createAuthenticator, describeAuth, PrincipalLimits } from
 import { createByteBudget, createComputeCache } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
-import { createLogger, createMetrics, type CacheMetrics, type Logger, type Metrics } from './observability/index.js';
-import type { ManifestFile } from './iceberg/index.js';
-import type { DeleteFileIndex, ManifestSlice } from './planner/index.js';
+import { createLogger, createMetrics, type Logger, type Metrics } from './observability/index.js';
 import { createLocalFileIO } from './storage/index.js';
-import { createService, manifestListBytes, orderedPlanBytes, sliceBytes, type OrderedPlan, type Service, type UpstreamCatalog } from './service/index.js';
+import {
+  createLocalPlanEngine,
+  createPlanningCaches,
+  createService,
+  createWorkerPlanEngine,
+  defaultPlanningWorkers,
+  orderedPlanBytes,
+  type OrderedPlan,
+  type Service,
+  type UpstreamCatalog,
+} from './service/index.js';
 import { tokenKey } from './tokens/index.js';
 import { buildServer } from './http/index.js';
 
@@ -32,8 +40,9 @@ const DEFAULT_UPSTREAM_BUFFER_BYTES = 256 * 1024 * 1024;
 /**
  * The catalogs and the use cases over them, without HTTP (the CLI's `plan` uses this). The
  * planning caches share one byte budget (`planning.cache-bytes`): 60% for decoded manifest
- * slices, 5% for manifest lists, 25% for delete indexes, 10% for upstream plans being paged. Upstream answers read whole share
- * `server.upstream-buffer-bytes`.
+ * slices, 5% for manifest lists, 25% for delete indexes (planning-caches.ts; split between the
+ * planning workers when there are any), 10% for upstream plans being paged. Upstream answers
+ * read whole share `server.upstream-buffer-bytes`.
  */
 export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger): Service {
   const catalogs = new Map<string, Catalog>();
@@ -50,27 +59,12 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
     } else catalogs.set(name, createFilesystemCatalog(catalogConfig));
   }
   const budget = config.planning.cacheBytes;
-  const manifestMetrics: CacheMetrics = {
-    ...metrics.cache,
-    coalesced: (cache) => {
-      metrics.cache.coalesced(cache);
-      metrics.manifestReadsCoalesced.inc();
-    },
-  };
-  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.6), sizeOf: sliceBytes, metrics: manifestMetrics });
   const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * 0.1), sizeOf: orderedPlanBytes, metrics: metrics.cache });
-  const lists = createComputeCache<readonly ManifestFile[]>({
-    name: 'manifest-lists',
-    maxBytes: Math.floor(budget * 0.05),
-    sizeOf: manifestListBytes,
-    metrics: metrics.cache,
-  });
-  const deleteIndexCache = createComputeCache<DeleteFileIndex>({
-    name: 'delete-index',
-    maxBytes: Math.floor(budget * 0.25),
-    sizeOf: (index) => 1024 + index.size * 1024,
-    metrics: metrics.cache,
-  });
+  const workers = config.planning.workers ?? defaultPlanningWorkers();
+  const engine =
+    workers > 0
+      ? createWorkerPlanEngine({ workers, cacheBytes: budget, metrics, ...(logger && { logger }) })
+      : createLocalPlanEngine({ ...createPlanningCaches(budget, metrics), metrics });
   const key = tokenKey(config.planning);
   return createService({
     catalogs,
@@ -79,8 +73,7 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
     planning: {
       batchSize: config.planning.batchSize,
       maxResponseBytes: config.planning.maxResponseBytes,
-      manifestCaches: { slices, lists },
-      deleteIndexCache,
+      engine,
       metrics,
       ...(logger && { logger }),
       ...(key && { tokenKey: key }),
@@ -107,7 +100,7 @@ export function buildIcefront(config: Config, options: { logger?: Logger } = {})
     origin: { ...(publicUrl && { publicUrl }), ...(trustedProxies && { trustedProxies }) },
     ...(auth && { auth }),
   });
-  app.addHook('onClose', () => service.federation.close());
+  app.addHook('onClose', () => service.close());
   return { app, logger };
 }
 

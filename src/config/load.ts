@@ -142,7 +142,7 @@ function nearestNode(doc: Document, keyPath: string[]): Node | undefined {
 
 interface RawConfig {
   server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number };
-  planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string };
+  planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string; workers?: number | 'auto' };
   logging?: { level?: string };
   auth?: RawAuth;
   catalogs: Record<string, RawFilesystemCatalog | RawRestCatalog>;
@@ -263,6 +263,7 @@ function build(raw: RawConfig, source: string, invalid: Invalid): Config {
       maxResponseBytes: p['max-response-bytes'] ?? DEFAULTS.maxResponseBytes,
       cacheBytes: p['cache-bytes'] ?? DEFAULTS.cacheBytes,
       ...(p['token-secret'] ? { tokenSecret: p['token-secret'] } : {}),
+      ...(typeof p.workers === 'number' && { workers: p.workers }),
     }),
     catalogs,
     logLevel: raw.logging?.level ?? DEFAULTS.logLevel,

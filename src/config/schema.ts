@@ -134,6 +134,7 @@ export const CONFIG_SCHEMA = {
         'max-response-bytes': { type: 'integer', minimum: 4096 },
         'cache-bytes': { type: 'integer', minimum: 0 },
         'token-secret': { type: 'string', minLength: 16 },
+        workers: { anyOf: [{ type: 'integer', minimum: 0, maximum: 64 }, { const: 'auto' }] },
       },
     },
     auth: AUTH_SCHEMA,

@@ -18,6 +18,11 @@ export interface PlanningConfig {
   readonly maxResponseBytes: number;
   readonly cacheBytes: number;
   readonly tokenSecret?: string;
+  /**
+   * Planning worker threads: 0 plans on the event loop; absent means one per core (up to 4),
+   * so manifest decoding never holds up other requests.
+   */
+  readonly workers?: number;
 }
 
 /** A path-prefix remap: locations starting with `prefix` are read from `dir`. */

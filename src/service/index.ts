@@ -2,6 +2,9 @@ export { createService, type CallerContext, type Service, type ServiceOptions } 
 export type { PlanExplanation } from './plan-scan.js';
 export { createScanPlanning, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
 export { manifestListBytes, sliceBytes, type ManifestCaches } from './planning/caching-source.js';
+export { createLocalPlanEngine, type PlanEngine } from './planning/plan-engine.js';
+export { createPlanningCaches } from './planning/planning-caches.js';
+export { createWorkerPlanEngine, defaultPlanningWorkers } from './planning/worker-pool.js';
 export { orderedPlanBytes, type OrderedPlan } from './planning/upstream-pages.js';
 export { createPagedPlanning, type PagedPlanning, type PagedPlanningOptions, type UpstreamPlanner } from './planning/paged-planning.js';
 export { ENDPOINTS, READ_ENDPOINTS, PLANNING_ENDPOINTS, NAMESPACE_SEPARATOR } from './endpoints.js';

@@ -7,6 +7,7 @@ import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
 import { paginate } from './pagination.js';
 import { explainTableScan, type PlanExplanation } from './plan-scan.js';
 import { createScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
+import { createLocalPlanEngine } from './planning/plan-engine.js';
 import { createPagedPlanning } from './planning/paged-planning.js';
 import type { OrderedPlan } from './planning/upstream-pages.js';
 import type { ComputeCache } from '../cache/index.js';
@@ -69,6 +70,8 @@ export interface Service {
   explainTableScan(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation>;
   /** Answers an operation the catalog behind `prefix` does not serve: always throws. */
   rejectUnsupported(prefix: string | undefined, operation: string): never;
+  /** Stops the upstream clients and the planning workers. */
+  close(): Promise<void>;
 }
 
 const SEP = '\x1f';
@@ -85,9 +88,9 @@ export function createService(options: ServiceOptions): Service {
     return catalog;
   }
 
-  const scanPlanning = createScanPlanning(options.planning ?? { batchSize: 100, maxResponseBytes: 1024 * 1024 });
+  const planningOptions: ScanPlanningOptions = options.planning ?? { batchSize: 100, maxResponseBytes: 1024 * 1024, engine: createLocalPlanEngine({}) };
+  const scanPlanning = createScanPlanning(planningOptions);
   const federation = new Federation(options.upstreams ?? new Map());
-  const planningOptions = options.planning ?? { batchSize: 100, maxResponseBytes: 1024 * 1024 };
   const pagedPlanning = createPagedPlanning({
     batchSize: planningOptions.batchSize,
     maxResponseBytes: planningOptions.maxResponseBytes,
@@ -121,6 +124,9 @@ export function createService(options: ServiceOptions): Service {
 
   return {
     federation,
+    async close() {
+      await Promise.all([federation.close(), planningOptions.engine.close()]);
+    },
 
     getConfig(warehouse) {
       const prefix = prefixForWarehouse(catalogs, warehouse);

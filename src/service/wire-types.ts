@@ -3,6 +3,7 @@
  * components/schemas). Optional keys are omitted, never `null`.
  */
 import type { Namespace } from '../catalogs/index.js';
+import type { RawJson } from '../iceberg/index.js';
 
 /** CatalogConfig. */
 export interface CatalogConfigResponse {
@@ -58,15 +59,15 @@ export interface LoadTableResponse {
 export interface PlanTableScanResult {
   readonly status: 'completed';
   readonly 'plan-id': string;
-  readonly 'delete-files'?: readonly Record<string, unknown>[];
-  readonly 'file-scan-tasks': readonly Record<string, unknown>[];
+  readonly 'delete-files'?: readonly Record<string, unknown>[] | RawJson;
+  readonly 'file-scan-tasks': readonly Record<string, unknown>[] | RawJson;
   readonly 'plan-tasks'?: readonly string[];
 }
 
 /** REST spec FetchScanTasksResult (ScanTasks): always `file-scan-tasks`, possibly empty. */
 export interface FetchScanTasksResult {
-  readonly 'delete-files'?: readonly Record<string, unknown>[];
-  readonly 'file-scan-tasks': readonly Record<string, unknown>[];
+  readonly 'delete-files'?: readonly Record<string, unknown>[] | RawJson;
+  readonly 'file-scan-tasks': readonly Record<string, unknown>[] | RawJson;
   readonly 'plan-tasks'?: readonly string[];
 }
 

@@ -24,6 +24,8 @@ export interface ScanPlan {
 /** The tasks one data manifest contributed, in entry order, with the blocks the read walked. */
 export interface ManifestTasks {
   readonly manifest: ManifestFile;
+  /** Its place among the scan's data manifests, in manifest-list order. */
+  readonly ordinal: number;
   readonly index: ManifestIndex;
   readonly tasks: readonly FileTask[];
 }
@@ -41,14 +43,21 @@ export interface ManifestOrderedPlan extends Omit<ScanPlan, 'tasks'> {
 export async function planByManifest(
   metadata: TableMetadata,
   request: ScanRequest,
-  options: PlanOptions & { readonly minRows?: bigint },
+  options: PlanOptions & {
+    readonly minRows?: bigint;
+    /** Plan only the data manifests this keeps (one share of a plan split between workers). */
+    readonly only?: (manifest: ManifestFile, ordinal: number) => boolean;
+  },
 ): Promise<ManifestOrderedPlan> {
   const ctx = new ScanContext(metadata, request, options);
-  const data = await ctx.dataManifests();
+  const listed = await ctx.dataManifests();
+  const only = options.only;
+  const data = only ? listed.filter((m, i) => only(m, i)) : listed;
+  const ordinals = new Map(listed.map((m, i) => [m, i] as const));
   const statsFieldIds = await ctx.dataStatsIds();
   const planManifest = async (manifest: ManifestFile): Promise<ManifestTasks> => {
     const slice = await ctx.read(manifest, { statsFieldIds });
-    return { manifest, index: slice.index, tasks: await ctx.tasksFor(slice.entries) };
+    return { manifest, ordinal: ordinals.get(manifest)!, index: slice.index, tasks: await ctx.tasksFor(slice.entries) };
   };
   let manifests: ManifestTasks[];
   if (options.minRows === undefined) {

@@ -4,7 +4,22 @@
  * spanning manifests). Each batch knows the entry ranges it covers, which is what its plan task
  * carries, so redeeming it reads only those slices.
  */
-import type { FileTask, ManifestIndex, ManifestTasks, ScanTasksWriter } from '../../planner/index.js';
+import type { ManifestIndex } from '../../planner/index.js';
+
+/**
+ * What cutting needs of one data manifest's share of a plan, in entry order: each kept task's
+ * entry ordinal, the bytes its JSON adds to a response and its record count. Typed arrays, so a
+ * planning worker hands them over without the tasks themselves.
+ */
+export interface SizedManifest {
+  readonly path: string;
+  /** Its place among the scan's data manifests (manifest-list order). */
+  readonly ordinal: number;
+  readonly index: ManifestIndex;
+  readonly positions: Int32Array;
+  readonly bytes: Int32Array;
+  readonly rows: BigInt64Array;
+}
 
 export interface BatchRange {
   readonly manifest: string;
@@ -18,7 +33,8 @@ export interface BatchRange {
 }
 
 export interface Batch {
-  readonly tasks: FileTask[];
+  /** Tasks in the batch. */
+  count: number;
   ranges: BatchRange[];
 }
 
@@ -34,35 +50,46 @@ export interface BatchLimits {
 /** Room left in a response for its envelope (status, plan id, plan-task strings are counted by the caller). */
 const ENVELOPE_BYTES = 256;
 
-export function cutBatches(manifests: readonly ManifestTasks[], limits: BatchLimits, writer: ScanTasksWriter): Batch[] {
+export function cutBatches(manifests: readonly SizedManifest[], limits: BatchLimits): Batch[] {
   const batches: Batch[] = [];
-  let current: Batch = { tasks: [], ranges: [] };
+  let current: Batch = { count: 0, ranges: [] };
   let bytes = ENVELOPE_BYTES;
   let rows = 0n;
+  // the range being extended: entries [start, end) of `open`'s manifest in the current batch
+  let open: SizedManifest | undefined;
+  let start = 0;
+  let end = 0;
+  const closeRange = () => {
+    if (open) current.ranges.push({ manifest: open.path, start, end });
+    open = undefined;
+  };
   const full = (size: number) =>
-    current.tasks.length > 0 &&
-    ((limits.batchSize > 0 && current.tasks.length >= limits.batchSize) || bytes + size > limits.maxBytes);
-  outer: for (const { manifest, tasks } of manifests) {
-    for (const task of tasks) {
+    current.count > 0 && ((limits.batchSize > 0 && current.count >= limits.batchSize) || bytes + size > limits.maxBytes);
+  outer: for (const manifest of manifests) {
+    closeRange();
+    for (let i = 0; i < manifest.positions.length; i++) {
       // An upper bound: deletes shared by tasks of one batch are counted once per task.
-      const size = writer.taskBytes(task);
+      const size = manifest.bytes[i]!;
       if (full(size)) {
+        closeRange();
         batches.push(current);
-        current = { tasks: [], ranges: [] };
+        current = { count: 0, ranges: [] };
         bytes = ENVELOPE_BYTES;
       }
-      current.tasks.push(task);
+      current.count++;
       bytes += size;
-      const pos = task.data.position;
-      const last = current.ranges[current.ranges.length - 1];
-      if (last && last.manifest === manifest.path) current.ranges[current.ranges.length - 1] = { ...last, end: pos + 1 };
-      else current.ranges.push({ manifest: manifest.path, start: pos, end: pos + 1 });
-      rows += task.data.file.recordCount;
-      if (limits.minRows !== undefined && rows >= limits.minRows) break outer;
+      const pos = manifest.positions[i]!;
+      if (open) end = pos + 1;
+      else [open, start, end] = [manifest, pos, pos + 1];
+      if (limits.minRows !== undefined) {
+        rows += manifest.rows[i]!;
+        if (rows >= limits.minRows) break outer;
+      }
     }
   }
-  if (current.tasks.length > 0 || batches.length === 0) batches.push(current);
-  const indexes = new Map(manifests.map((m) => [m.manifest.path, m.index] as const));
+  closeRange();
+  if (current.count > 0 || batches.length === 0) batches.push(current);
+  const indexes = new Map(manifests.map((m) => [m.path, m.index] as const));
   for (const batch of batches) batch.ranges = batch.ranges.map((r) => withBlockHint(r, indexes.get(r.manifest)));
   return batches;
 }

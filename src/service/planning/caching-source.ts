@@ -13,7 +13,7 @@ export interface ManifestCaches {
   readonly lists: ComputeCache<readonly ManifestFile[]>;
 }
 
-export function cachingManifestSource(base: ManifestSource, caches: ManifestCaches, tableKey: string, metrics?: Metrics): ManifestSource {
+export function cachingManifestSource(base: ManifestSource, caches: ManifestCaches, tableKey: string, metrics?: Pick<Metrics, 'manifestReads'>): ManifestSource {
   const cache = caches.slices;
   return {
     manifests: (snapshot) =>

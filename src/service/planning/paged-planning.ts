@@ -91,11 +91,11 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
   }
 
   /** The first page inline and page tasks for the rest, within max-response-bytes (fanning out when the strings alone would not fit). */
-  function answer(plan: OrderedPlan, ref: PlanRef) {
+  async function answer(plan: OrderedPlan, ref: PlanRef) {
     const [first, ...rest] = cutPages(plan, limits);
     const inline = pageOf(plan, first!);
     const budget = options.maxResponseBytes - JSON.stringify(inline).length - ENVELOPE_BYTES;
-    return { inline, pageTasks: fitPages(ref, plan, rest, budget, key) };
+    return { inline, pageTasks: await fitPages(ref, plan, rest, budget, key) };
   }
 
   return {
@@ -112,7 +112,7 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
       }
       const pinned = target.kind === 'incremental' ? request : { ...request, snapshotId: target.snapshot.snapshotId };
       const ref: PlanRef = { ...binding, snapshotId: target.snapshot.snapshotId, scan: scanOf(pinned) };
-      const { inline, pageTasks } = answer(await orderedPlan(prefix, planner, id, ref), ref);
+      const { inline, pageTasks } = await answer(await orderedPlan(prefix, planner, id, ref), ref);
       return { status: 'completed', 'plan-id': encodePlanId(ref, key), ...inline, ...(pageTasks.length > 0 && { 'plan-tasks': pageTasks }) };
     },
 
@@ -121,7 +121,7 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
       if (!ref || !issuedFor(ref, prefix, id)) throw fail('NO_SUCH_PLAN_ID', 'Unknown plan id for this table');
       if (ref.snapshotId === NO_SNAPSHOT) return { status: 'completed', 'file-scan-tasks': [] };
       checkScan(ref, 'NO_SUCH_PLAN_ID');
-      const { inline, pageTasks } = answer(await orderedPlan(prefix, planner, id, ref), ref);
+      const { inline, pageTasks } = await answer(await orderedPlan(prefix, planner, id, ref), ref);
       return { status: 'completed', ...inline, ...(pageTasks.length > 0 && { 'plan-tasks': pageTasks }) };
     },
 
@@ -160,7 +160,7 @@ function checkScan(ref: PlanRef, code: 'NO_SUCH_PLAN_ID' | 'NO_SUCH_PLAN_TASK'):
 }
 
 /** Page-task strings for `pages` within `budget` bytes (fit-strings.ts). */
-function fitPages(ref: PlanRef, plan: OrderedPlan, pages: readonly PageRange[], budget: number, key: Buffer | undefined): string[] {
+function fitPages(ref: PlanRef, plan: OrderedPlan, pages: readonly PageRange[], budget: number, key: Buffer | undefined): Promise<string[]> {
   const base = { ...planRefOf(ref), total: plan.tasks.length, digest: plan.digest };
   return fitStrings(pages, budget, (page, more) => encodePageTask({ ...base, page, ...(more.length > 0 && { more }) }, key));
 }

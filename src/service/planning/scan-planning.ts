@@ -7,24 +7,10 @@
  * - GET /plan/{id} re-plans the pinned scan a plan id carries; DELETE answers 204.
  */
 import type { Catalog, LoadedTable, TableIdentifier } from '../../catalogs/index.js';
-import type { ComputeCache } from '../../cache/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { LRUCache } from 'lru-cache';
-import {
-  compareTasks,
-  fileManifestSource,
-  parseScanRequest,
-  planByManifest,
-  planRanges,
-  resolveScanTarget,
-  ScanTasksWriter,
-  scanTasksToJson,
-  type DeleteFileIndex,
-  type ManifestSource,
-  type PlanOptions,
-  type ScanRequest,
-} from '../../planner/index.js';
+import { parseScanRequest, resolveScanTarget, type ScanRequest } from '../../planner/index.js';
 import {
   decodePlanId,
   decodePlanTask,
@@ -37,11 +23,11 @@ import {
   type PlanRef,
   type TableBinding,
 } from '../../tokens/index.js';
-import { currentSchema, stringifyJson } from '../../iceberg/index.js';
+import { currentSchema, RawJson } from '../../iceberg/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { cutBatches } from './batches.js';
 import { fitStrings } from './fit-strings.js';
-import { cachingManifestSource, type ManifestCaches } from './caching-source.js';
+import type { PlanEngine, PlanJob, WrittenTasks } from './plan-engine.js';
 import { requestOf, scanOf } from './scan-codec.js';
 
 export interface ScanPlanningOptions {
@@ -50,8 +36,8 @@ export interface ScanPlanningOptions {
   readonly maxResponseBytes: number;
   /** HMAC key shared by replicas; unsigned strings when absent. */
   readonly tokenKey?: Buffer;
-  readonly manifestCaches?: ManifestCaches;
-  readonly deleteIndexCache?: ComputeCache<DeleteFileIndex>;
+  /** Does the manifest work: on this thread, or in planning workers. */
+  readonly engine: PlanEngine;
   readonly metrics?: Metrics;
   readonly logger?: Logger;
 }
@@ -83,25 +69,10 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
     };
   }
 
-  function planOptions(prefix: string, table: LoadedTable): PlanOptions {
-    // Cached work is keyed per catalog too: two catalogs may hold tables with one UUID and the
-    // same manifest paths, and one must never be served the other's decoded manifests.
-    const tableKey = JSON.stringify([prefix, table.metadata.tableUuid ?? table.metadata.location]);
-    let source: ManifestSource = fileManifestSource(table.io, table.metadata);
-    if (options.manifestCaches) source = cachingManifestSource(source, options.manifestCaches, tableKey, options.metrics);
-    const deleteCache = options.deleteIndexCache;
-    return {
-      source,
-      tableKey,
-      onContradictoryMetrics: contradictoryMetrics(prefix, table),
-      ...(deleteCache && {
-        deleteIndexCache: (k: string, build: () => Promise<DeleteFileIndex>) =>
-          deleteCache.get(k, () => {
-            options.metrics?.deleteIndexBuilds.inc();
-            return build();
-          }),
-      }),
-    };
+  const engine = options.engine;
+
+  function jobOf(prefix: string, table: LoadedTable, request: ScanRequest): PlanJob {
+    return { prefix, table, request, onContradiction: contradictoryMetrics(prefix, table) };
   }
 
   function binding(prefix: string, table: LoadedTable): TableBinding {
@@ -111,24 +82,21 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
 
   /** Plans a pinned scan and cuts it into the inline batch and plan tasks. */
   async function planPinned(prefix: string, table: LoadedTable, request: ScanRequest, ref: PlanRef) {
-    const plan = await planByManifest(table.metadata, request, {
-      ...planOptions(prefix, table),
+    const job = jobOf(prefix, table, request);
+    const sized = await engine.size(job, request.minRowsRequested !== undefined ? { minRows: request.minRowsRequested } : {});
+    const [first, ...rest] = cutBatches(sized.manifests, {
+      batchSize: options.batchSize,
+      maxBytes: options.maxResponseBytes,
       ...(request.minRowsRequested !== undefined && { minRows: request.minRowsRequested }),
     });
-    const writer = new ScanTasksWriter({ specsById: plan.specsById, schema: plan.schema, statsFieldIds: plan.statsFieldIds });
-    const batches = cutBatches(
-      plan.manifests,
-      {
-        batchSize: options.batchSize,
-        maxBytes: options.maxResponseBytes,
-        ...(request.minRowsRequested !== undefined && { minRows: request.minRowsRequested }),
-      },
-      writer,
-    );
-    const [first, ...rest] = batches;
-    const inline = writer.write([...first!.tasks].sort(compareTasks));
-    const budget = options.maxResponseBytes - stringifyJson(inline).length - ENVELOPE_BYTES;
-    return { inline, planTasks: fitPlanTasks(ref, rest.map((b) => b.ranges), budget, key) };
+    // The inline batch is written as its plan task would be redeemed: the tasks of its ranges
+    // (their files' metrics were judged, and any contradiction counted, while sizing).
+    const written = first!.count === 0 ? undefined : await engine.write({ prefix, table, request }, first!.ranges);
+    if (first!.count > 0 && written?.count !== first!.count)
+      throw fail('INTERNAL', `The first batch of a plan of ${[...table.identifier.namespace, table.identifier.name].join('.')} did not read back as planned`);
+    const inline = tasksJson(written);
+    const budget = options.maxResponseBytes - (written ? written.fileScanTasks.length + (written.deleteFiles?.length ?? 0) : 2) - ENVELOPE_BYTES;
+    return { inline, planTasks: await fitPlanTasks(ref, rest.map((b) => b.ranges), budget, key) };
   }
 
   return {
@@ -182,27 +150,35 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
             index: { blocks: [{ offset: r.offset, byteLength: r.length!, firstEntry: r.first, entryCount: r.end - r.first, ...(r.nextRowId !== undefined && { nextRowId: r.nextRowId }) }] },
           }),
       }));
-      let plan;
+      let written: WrittenTasks | undefined;
       try {
-        plan = await planRanges(table.metadata, request, ranges, planOptions(prefix, table));
+        written = await engine.write(jobOf(prefix, table, request), ranges);
       } catch (err) {
         // A hint that does not land on a block (only an unsigned, edited string can carry one) is not the table's fault.
         if (!isIcefrontError(err, 'INVALID_METADATA') || !ranges.some((r) => 'index' in r)) throw err;
         throw noSuchPlanTask();
       }
-      if (!plan) throw noSuchPlanTask();
+      if (!written) throw noSuchPlanTask();
       // A fan-out task hands its further batches out as plan tasks of their own.
       const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...planRefOf(task), ranges: batch }, key));
-      return { ...scanTasksToJson(plan.tasks, plan), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
+      return { ...tasksJson(written), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
     },
   };
+}
+
+/** ScanTasks members from the engine's serialised arrays (embedded verbatim when the response is written). */
+function tasksJson(written: WrittenTasks | undefined): Pick<FetchScanTasksResult, 'delete-files' | 'file-scan-tasks'> {
+  if (!written) return { 'file-scan-tasks': [] };
+  const tasks = new RawJson(written.fileScanTasks);
+  // Spec ScanTasks: delete-files only alongside non-empty file-scan-tasks in the same response.
+  return written.deleteFiles ? { 'delete-files': new RawJson(written.deleteFiles), 'file-scan-tasks': tasks } : { 'file-scan-tasks': tasks };
 }
 
 /** Room for a response's status, plan id and JSON punctuation. */
 const ENVELOPE_BYTES = 1024;
 
 /** The plan-task strings for `batches` within `budget` bytes of response (fit-strings.ts). */
-function fitPlanTasks(ref: PlanRef, batches: readonly (readonly ManifestRange[])[], budget: number, key: Buffer | undefined): string[] {
+function fitPlanTasks(ref: PlanRef, batches: readonly (readonly ManifestRange[])[], budget: number, key: Buffer | undefined): Promise<string[]> {
   return fitStrings(batches, budget, (ranges, more) => encodePlanTask({ ...ref, ranges, ...(more.length > 0 && { more }) }, key));
 }
 

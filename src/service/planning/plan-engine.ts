@@ -1,0 +1,149 @@
+/**
+ * The two pieces of work behind the scan-planning protocol, apart from its tokens and responses
+ * (Gravitino design §8.5): sizing a pinned scan (every kept task's entry ordinal, JSON bytes and
+ * rows, per data manifest, which is all batch cutting needs) and writing the tasks of some
+ * manifest ranges as REST ScanTasks JSON (a plan task's redemption, or a plan's inline batch).
+ *
+ * `createLocalPlanEngine` does both on the calling thread; a planning worker runs one of its own
+ * (worker-pool.ts), so the main event loop never decodes a manifest.
+ */
+import type { ComputeCache } from '../../cache/index.js';
+import type { TableIdentifier } from '../../catalogs/index.js';
+import type { ManifestFile, TableMetadata } from '../../iceberg/index.js';
+import { stringifyJson } from '../../iceberg/index.js';
+import type { Metrics } from '../../observability/index.js';
+import {
+  fileManifestSource,
+  planByManifest,
+  planRanges,
+  ScanTasksWriter,
+  type DeleteFileIndex,
+  type ManifestRange,
+  type ManifestSource,
+  type PlanOptions,
+  type ScanRequest,
+} from '../../planner/index.js';
+import type { FileIO } from '../../storage/index.js';
+import type { SizedManifest } from './batches.js';
+import { cachingManifestSource, type ManifestCaches } from './caching-source.js';
+
+/** The table a job plans: what the catalog loaded, as far as planning needs it. */
+export interface PlanTable {
+  readonly identifier: TableIdentifier;
+  readonly metadata: TableMetadata;
+  readonly io: FileIO;
+}
+
+export interface PlanJob {
+  /** The catalog prefix: cached work is keyed per catalog too. */
+  readonly prefix: string;
+  readonly table: PlanTable;
+  /** Pinned: a snapshot id, or an incremental range. */
+  readonly request: ScanRequest;
+  /** Told of each data file whose metrics for the named filter columns contradict themselves. */
+  readonly onContradiction?: (filePath: string, fieldIds: readonly number[]) => void;
+}
+
+/** One share of a plan: the data manifests whose path hashes to `index` of `count`. */
+export interface PlanShare {
+  readonly index: number;
+  readonly count: number;
+}
+
+export interface SizedPlan {
+  /** Per data manifest planned, in manifest-list order. */
+  readonly manifests: readonly SizedManifest[];
+}
+
+/** A ScanTasks answer already serialised: the `delete-files` and `file-scan-tasks` arrays. */
+export interface WrittenTasks {
+  readonly deleteFiles?: string;
+  readonly fileScanTasks: string;
+  readonly count: number;
+}
+
+export interface PlanEngine {
+  /** Every kept task's size, per data manifest; with `minRows`, a prefix covering that many rows. */
+  size(job: PlanJob, options?: { readonly minRows?: bigint; readonly share?: PlanShare }): Promise<SizedPlan>;
+  /** The tasks of `ranges` as JSON; undefined when a range is not one this scan's manifests hold. */
+  write(job: PlanJob, ranges: readonly ManifestRange[]): Promise<WrittenTasks | undefined>;
+  close(): Promise<void>;
+}
+
+export interface LocalPlanEngineOptions {
+  readonly manifestCaches?: ManifestCaches;
+  readonly deleteIndexCache?: ComputeCache<DeleteFileIndex>;
+  readonly metrics?: Pick<Metrics, 'manifestReads' | 'deleteIndexBuilds'>;
+}
+
+export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngine {
+  function planOptions(job: PlanJob): PlanOptions {
+    const { prefix, table } = job;
+    // Cached work is keyed per catalog too: two catalogs may hold tables with one UUID and the
+    // same manifest paths, and one must never be served the other's decoded manifests.
+    const tableKey = JSON.stringify([prefix, table.metadata.tableUuid ?? table.metadata.location]);
+    let source: ManifestSource = fileManifestSource(table.io, table.metadata);
+    if (options.manifestCaches) source = cachingManifestSource(source, options.manifestCaches, tableKey, options.metrics);
+    const deleteCache = options.deleteIndexCache;
+    return {
+      source,
+      tableKey,
+      ...(job.onContradiction && { onContradictoryMetrics: job.onContradiction }),
+      ...(deleteCache && {
+        deleteIndexCache: (k: string, build: () => Promise<DeleteFileIndex>) =>
+          deleteCache.get(k, () => {
+            options.metrics?.deleteIndexBuilds.inc();
+            return build();
+          }),
+      }),
+    };
+  }
+
+  return {
+    async size(job, sizeOptions = {}) {
+      const { minRows, share } = sizeOptions;
+      const only = share && share.count > 1 ? (m: ManifestFile) => shareOf(m.path, share.count) === share.index : undefined;
+      const plan = await planByManifest(job.table.metadata, job.request, {
+        ...planOptions(job),
+        ...(minRows !== undefined && { minRows }),
+        ...(only && { only }),
+      });
+      const writer = new ScanTasksWriter(plan);
+      const manifests = plan.manifests.map(({ manifest, ordinal, index, tasks }): SizedManifest => {
+        const positions = new Int32Array(tasks.length);
+        const bytes = new Int32Array(tasks.length);
+        const rows = new BigInt64Array(tasks.length);
+        tasks.forEach((task, i) => {
+          positions[i] = task.data.position;
+          bytes[i] = writer.taskBytes(task);
+          rows[i] = task.data.file.recordCount;
+        });
+        return { path: manifest.path, ordinal, index, positions, bytes, rows };
+      });
+      return { manifests };
+    },
+
+    async write(job, ranges) {
+      const plan = await planRanges(job.table.metadata, job.request, ranges, planOptions(job));
+      if (!plan) return undefined;
+      const json = new ScanTasksWriter(plan).write(plan.tasks);
+      return {
+        ...(json['delete-files'] && { deleteFiles: stringifyJson(json['delete-files']) }),
+        fileScanTasks: stringifyJson(json['file-scan-tasks']),
+        count: plan.tasks.length,
+      };
+    },
+
+    close: () => Promise.resolve(),
+  };
+}
+
+/** Which of `count` shares a manifest belongs to: FNV-1a of its path, so it is the same on every call. */
+export function shareOf(path: string, count: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) {
+    h ^= path.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % count;
+}

@@ -1,0 +1,37 @@
+/**
+ * The caches of in-process planning, sized from one byte budget (`planning.cache-bytes`, or a
+ * planning worker's share of it): 60% decoded manifest slices, 5% manifest lists, 25% delete
+ * indexes. The other 10% is the upstream plans being paged, which the main thread keeps.
+ */
+import { createComputeCache, type ComputeCache } from '../../cache/index.js';
+import type { ManifestFile } from '../../iceberg/index.js';
+import type { CacheMetrics, MetricCounter } from '../../observability/index.js';
+import type { DeleteFileIndex, ManifestSlice } from '../../planner/index.js';
+import { manifestListBytes, sliceBytes, type ManifestCaches } from './caching-source.js';
+
+export interface PlanningCaches {
+  readonly manifestCaches: ManifestCaches;
+  readonly deleteIndexCache: ComputeCache<DeleteFileIndex>;
+}
+
+export function createPlanningCaches(
+  budget: number,
+  metrics: { readonly cache: CacheMetrics; readonly manifestReadsCoalesced: MetricCounter },
+): PlanningCaches {
+  const manifestMetrics: CacheMetrics = {
+    ...metrics.cache,
+    coalesced: (cache) => {
+      metrics.cache.coalesced(cache);
+      metrics.manifestReadsCoalesced.inc();
+    },
+  };
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.6), sizeOf: sliceBytes, metrics: manifestMetrics });
+  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * 0.05), sizeOf: manifestListBytes, metrics: metrics.cache });
+  const deleteIndexCache = createComputeCache<DeleteFileIndex>({
+    name: 'delete-index',
+    maxBytes: Math.floor(budget * 0.25),
+    sizeOf: (index) => 1024 + index.size * 1024,
+    metrics: metrics.cache,
+  });
+  return { manifestCaches: { slices, lists }, deleteIndexCache };
+}

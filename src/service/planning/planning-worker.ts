@@ -1,0 +1,164 @@
+/**
+ * A planning worker thread (started by worker-pool.ts): runs a local plan engine per Icefront
+ * instance of the process, with caches of that instance's share of its `planning.cache-bytes`,
+ * and reads every file through the main thread. The pool sends each manifest to the same worker
+ * every time, so a worker's caches and its coalescing see every request for the manifests it owns.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { LRUCache } from 'lru-cache';
+import { fail } from '../../errors/index.js';
+import { parseTableMetadata, type TableMetadata } from '../../iceberg/index.js';
+import type { CacheMetrics } from '../../observability/index.js';
+import type { DirEntry, FileIO, FileStat } from '../../storage/index.js';
+import { createLocalPlanEngine, type PlanEngine, type PlanJob } from './plan-engine.js';
+import { createPlanningCaches } from './planning-caches.js';
+import { requestOf } from './scan-codec.js';
+import { errorFromWire, errorToWire, type CacheReport, type CallOp, type Done, type Job, type ToWorker, type WorkerReport } from './worker-protocol.js';
+
+const port = parentPort!;
+
+/**
+ * Below the main thread's scheduling priority (Linux: nice +10 for this thread only, found through
+ * /proc/thread-self), so that when planning has every core busy the thread serving requests
+ * still gets one. Elsewhere, or when refused, the thread keeps the process's priority.
+ */
+function lowerPriority(): void {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isSafeInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + 10));
+  } catch {
+    // not Linux, or not allowed: planning shares the CPU evenly
+  }
+}
+lowerPriority();
+
+/** One Icefront instance's engine, caches and unreported counts in this worker. */
+interface Instance {
+  readonly engine: PlanEngine;
+  readonly counters: Record<'manifestReads' | 'manifestReadsCoalesced' | 'deleteIndexBuilds', number>;
+  readonly caches: Record<string, CacheReport>;
+}
+
+const instances = new Map<number, Instance>();
+
+function instanceFor(id: number, cacheBytes: number): Instance {
+  let instance = instances.get(id);
+  if (instance) return instance;
+  const counters = { manifestReads: 0, manifestReadsCoalesced: 0, deleteIndexBuilds: 0 };
+  const caches: Record<string, CacheReport> = {};
+  const cacheOf = (name: string): CacheReport => (caches[name] ??= { hit: 0, miss: 0, coalesced: 0, evicted: 0, bytes: 0, inFlight: 0 });
+  const cacheMetrics: CacheMetrics = {
+    hit: (name) => void cacheOf(name).hit++,
+    miss: (name) => void cacheOf(name).miss++,
+    coalesced: (name) => void cacheOf(name).coalesced++,
+    evicted: (name) => void cacheOf(name).evicted++,
+    bytes: (name, bytes) => void (cacheOf(name).bytes = bytes),
+    inFlight: (name, count) => void (cacheOf(name).inFlight = count),
+  };
+  const counter = (name: keyof typeof counters) => ({ inc: (n = 1) => void (counters[name] += n) });
+  const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') });
+  const engine = createLocalPlanEngine({
+    ...planningCaches,
+    metrics: { manifestReads: counter('manifestReads'), deleteIndexBuilds: counter('deleteIndexBuilds') },
+  });
+  instance = { engine, counters, caches };
+  instances.set(id, instance);
+  return instance;
+}
+
+/** Takes the counts made since the last report; gauges stay. */
+function report(instance: Instance): WorkerReport {
+  const { counters, caches } = instance;
+  const out: WorkerReport = { counters: { ...counters }, caches: structuredClone(caches) };
+  counters.manifestReads = counters.manifestReadsCoalesced = counters.deleteIndexBuilds = 0;
+  for (const c of Object.values(caches)) c.hit = c.miss = c.coalesced = c.evicted = 0;
+  return out;
+}
+
+// Calls to the main thread, answered by `reply` messages.
+let nextCall = 1;
+const calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+function call(ref: number, op: CallOp, args: readonly unknown[]): Promise<unknown> {
+  const id = nextCall++;
+  return new Promise((resolve, reject) => {
+    calls.set(id, { resolve, reject });
+    port.postMessage({ kind: 'call', id, ref, op, args });
+  });
+}
+
+const asBuffer = (v: unknown): Buffer => {
+  const u8 = v as Uint8Array;
+  return Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+};
+
+/** The main thread's FileIO for the job's table. */
+function proxyIO(ref: number): FileIO {
+  return {
+    readFile: async (location) => asBuffer(await call(ref, 'readFile', [location])),
+    readRange: async (location, offset, length) => asBuffer(await call(ref, 'readRange', [location, offset, length])),
+    stat: async (location) => (await call(ref, 'stat', [location])) as FileStat,
+    exists: async (location) => (await call(ref, 'exists', [location])) as boolean,
+    list: async (location) => (await call(ref, 'list', [location])) as DirEntry[],
+  };
+}
+
+/** Parsed metadata by the pool's number for it; a metadata object never changes. */
+const metadata = new LRUCache<number, Promise<TableMetadata>>({ max: 64 });
+function metadataOf(job: Job): Promise<TableMetadata> {
+  let m = metadata.get(job.meta);
+  if (!m) {
+    m = call(job.ref, 'metadata', []).then((text) => parseTableMetadata(text as string));
+    m.catch(() => metadata.delete(job.meta));
+    metadata.set(job.meta, m);
+  }
+  return m;
+}
+
+/** Contradictions reported per job, at most this many (the count of the rest is lost). */
+const MAX_CONTRADICTIONS = 10_000;
+
+async function run(job: Job): Promise<void> {
+  const instance = instanceFor(job.engine, job.cacheBytes);
+  const { engine } = instance;
+  const contradictions: (readonly [string, readonly number[]])[] = [];
+  let done: Omit<Done, 'report'>;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    const planJob: PlanJob = {
+      prefix: job.prefix,
+      table: { identifier: { namespace: [...job.identifier.namespace], name: job.identifier.name }, metadata: await metadataOf(job), io: proxyIO(job.ref) },
+      request: requestOf(job.scan, job.snapshotId),
+      onContradiction: (filePath, fieldIds) => {
+        if (contradictions.length < MAX_CONTRADICTIONS) contradictions.push([filePath, [...fieldIds]]);
+      },
+    };
+    if (job.op === 'size') {
+      const value = await engine.size(planJob, { ...(job.minRows !== undefined && { minRows: job.minRows }), ...(job.share && { share: job.share }) });
+      for (const m of value.manifests) transfer.push(m.positions.buffer as ArrayBuffer, m.bytes.buffer as ArrayBuffer, m.rows.buffer as ArrayBuffer);
+      done = { kind: 'done', id: job.id, value, contradictions };
+    } else {
+      done = { kind: 'done', id: job.id, value: (await engine.write(planJob, job.ranges)) ?? null, contradictions };
+    }
+  } catch (err) {
+    done = { kind: 'done', id: job.id, error: errorToWire(err), contradictions };
+  }
+  port.postMessage({ ...done, report: report(instance) }, transfer);
+}
+
+port.on('message', (msg: ToWorker) => {
+  if (msg.kind === 'reply') {
+    const pending = calls.get(msg.id);
+    if (!pending) return;
+    calls.delete(msg.id);
+    if (msg.error) pending.reject(errorFromWire(msg.error, 'planning worker read'));
+    else pending.resolve(msg.value);
+  } else if (msg.kind === 'job') {
+    void run(msg);
+  } else if (msg.kind === 'drop') {
+    instances.delete(msg.engine);
+  } else {
+    throw fail('INTERNAL', 'planning worker: unknown message');
+  }
+});

@@ -1,0 +1,107 @@
+/**
+ * Messages between the main thread and a planning worker (worker-pool.ts ↔ planning-worker.ts).
+ * A job names its table by two numbers: `ref`, live while the job runs, through which the worker
+ * reads files with the main thread's FileIO (credentials and remaps never leave the main thread),
+ * and `meta`, one per metadata object, under which the worker keeps the parsed metadata.
+ */
+import { ERROR_CODES, IcefrontError, type ErrorCode } from '../../errors/index.js';
+import type { ManifestRange } from '../../planner/index.js';
+import type { PlanScan } from '../../tokens/index.js';
+import type { PlanShare, SizedPlan, WrittenTasks } from './plan-engine.js';
+
+interface JobBase {
+  readonly kind: 'job';
+  readonly id: number;
+  /** The Icefront instance asking: each has caches of its own in every worker. */
+  readonly engine: number;
+  /** That instance's cache budget in this worker (used when its caches are made). */
+  readonly cacheBytes: number;
+  readonly prefix: string;
+  readonly ref: number;
+  readonly meta: number;
+  readonly identifier: { readonly namespace: readonly string[]; readonly name: string };
+  readonly scan: PlanScan;
+  /** The pinned snapshot (ignored by an incremental scan, which carries its range). */
+  readonly snapshotId: bigint;
+}
+
+export interface SizeJob extends JobBase {
+  readonly op: 'size';
+  readonly minRows?: bigint;
+  readonly share?: PlanShare;
+}
+
+export interface WriteJob extends JobBase {
+  readonly op: 'write';
+  readonly ranges: readonly ManifestRange[];
+}
+
+export type Job = SizeJob | WriteJob;
+
+/** What the worker asks of the main thread while a job runs. */
+export type CallOp = 'readFile' | 'readRange' | 'stat' | 'exists' | 'list' | 'metadata';
+
+export interface Call {
+  readonly kind: 'call';
+  readonly id: number;
+  readonly ref: number;
+  readonly op: CallOp;
+  readonly args: readonly unknown[];
+}
+
+export interface Reply {
+  readonly kind: 'reply';
+  readonly id: number;
+  readonly value?: unknown;
+  readonly error?: WireError;
+}
+
+/** Counts a worker made for one instance since its last report; cache gauges are current values. */
+export interface WorkerReport {
+  readonly counters: Readonly<Record<'manifestReads' | 'manifestReadsCoalesced' | 'deleteIndexBuilds', number>>;
+  readonly caches: Readonly<Record<string, CacheReport>>;
+}
+
+export interface CacheReport {
+  hit: number;
+  miss: number;
+  coalesced: number;
+  evicted: number;
+  bytes: number;
+  inFlight: number;
+}
+
+export interface Done {
+  readonly kind: 'done';
+  readonly id: number;
+  readonly value?: SizedPlan | WrittenTasks | null;
+  readonly error?: WireError;
+  /** Data files whose metrics contradicted themselves in this job, as [path, field ids]. */
+  readonly contradictions: readonly (readonly [string, readonly number[]])[];
+  readonly report: WorkerReport;
+}
+
+/** An instance closed: its caches go. */
+export interface Drop {
+  readonly kind: 'drop';
+  readonly engine: number;
+}
+
+export type ToWorker = Job | Reply | Drop;
+export type FromWorker = Call | Done;
+
+export interface WireError {
+  readonly code?: string;
+  readonly message: string;
+}
+
+export function errorToWire(err: unknown): WireError {
+  if (err instanceof IcefrontError) return { code: err.code, message: err.message };
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+
+/** The error again: an IcefrontError keeps its code; anything else is an internal error. */
+export function errorFromWire(wire: WireError, where: string): IcefrontError {
+  if (wire.code !== undefined && Object.hasOwn(ERROR_CODES, wire.code)) return new IcefrontError(wire.code as ErrorCode, wire.message);
+  return new IcefrontError('INTERNAL', `${where}: ${wire.message}`);
+}
