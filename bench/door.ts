@@ -13,42 +13,14 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, waitFor, which } from './servers.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_DOOR_SECONDS ?? 5);
 const CONNECTIONS = 64;
 const TABLE = 'namespaces/sales/tables/orders';
-
-const which = (bin: string): string | undefined => {
-  for (const dir of ['/usr/sbin', '/usr/bin', '/usr/local/bin']) if (fs.existsSync(path.join(dir, bin))) return path.join(dir, bin);
-  return undefined;
-};
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not answer 200`);
-}
 
 const children: ChildProcess[] = [];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-door-bench-'));

@@ -1,0 +1,98 @@
+/**
+ * Planning never blocks the door (issue #12 part 3), measured: an Icefront server of its own
+ * (`bin/icefront.js serve`) with the 100,000-file synthetic table, its planning workers started
+ * by a small plan first; then one cold `POST …/plan` of the big table while another process polls
+ * `/healthz` every 5 ms. Reported: the plan's time and the poll's p99 and worst latency during
+ * it, with `planning.workers: 0` (on the event loop, as before), the default (a worker per core
+ * but one) and one per core, alternating, the median of RUNS fresh servers each.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort, waitFor } from './servers.js';
+import { ensureSyntheticTable } from './synthetic-table.js';
+import { defaultPlanningWorkers } from '../src/service/index.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const big = ensureSyntheticTable({ manifests: 100, entriesPerManifest: 1000, columns: 20 });
+const small = ensureSyntheticTable({ manifests: 1, entriesPerManifest: 1000, columns: 20 });
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-stall-bench-'));
+const children: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGTERM');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  /** The slowest polls: [ms after the plan started, latency]. */
+  slowest: [number, number][];
+  planMs: number;
+  p99: number;
+  worst: number;
+  polls: number;
+}
+
+const plan = async (base: string, table: string): Promise<void> => {
+  const res = await fetch(`${base}/v1/bench/namespaces/bench/tables/${table}/plan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`/plan ${table}: ${res.status} ${text.slice(0, 200)}`);
+};
+
+async function once(workers: 'default' | number): Promise<Run> {
+  const config = path.join(dir, `icefront-${workers}.yaml`);
+  const wh = big.warehouse;
+  fs.writeFileSync(
+    config,
+    `logging: { level: warn }\n${workers === 'default' ? '' : `planning: { workers: ${workers} }\n`}catalogs:\n  bench: { type: filesystem, warehouse: ${JSON.stringify(wh)}, locations: { "s3://bench/warehouse": ${JSON.stringify(wh)} } }\n`,
+  );
+  const port = await freePort();
+  const server = spawn(process.execPath, [path.join(REPO, 'bin/icefront.js'), 'serve', '--config', config, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(server);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${base}/healthz`);
+    await plan(base, small.name); // the server warm, its workers up; the big table's caches still cold
+    const probe = promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'stall-probe.ts'), `${base}/healthz`, '8'], { maxBuffer: 64 << 20 });
+    await new Promise((r) => setTimeout(r, 1500)); // the probe process up and polling
+    const start = Date.now();
+    await plan(base, big.name);
+    const end = Date.now();
+    const samples = JSON.parse((await probe).stdout) as [number, number][];
+    const inPlan = samples.filter(([due]) => due >= start && due <= end);
+    const slowest = [...inPlan].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([due, ms]): [number, number] => [Math.round(due - start), Math.round(ms)]);
+    const during = inPlan.map(([, ms]) => ms).sort((a, b) => a - b);
+    if (during.length === 0) throw new Error('the probe made no request during the plan');
+    return { slowest, planMs: end - start, p99: during[Math.min(during.length - 1, Math.floor(0.99 * during.length))]!, worst: during[during.length - 1]!, polls: during.length };
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const workers = defaultPlanningWorkers();
+// the default, and one worker per core for comparison (the default leaves a core to the door)
+const cores = os.availableParallelism();
+const modes = [0, 'default', ...(cores !== workers ? [cores] : [])] as const;
+const runs: Record<string, Run[]> = Object.fromEntries(modes.map((m) => [String(m), []]));
+for (let i = 0; i < RUNS; i++) for (const w of modes) runs[String(w)]!.push(await once(w));
+console.log(`event loop during a cold /plan of ${big.name} (100,000 files); ${os.availableParallelism()} cores; /healthz polled every 5 ms from another process; medians of ${RUNS} fresh servers`);
+console.log('  planning                       /plan ms   /healthz p99 ms   worst ms   polls');
+const labels: [string, string][] = [
+  ['on the event loop (workers: 0)', '0'],
+  [`${workers} worker${workers > 1 ? 's' : ''} (the default)`, 'default'],
+  ...(cores !== workers ? [[`${cores} workers (one per core)`, String(cores)] as [string, string]] : []),
+];
+for (const [label, key] of labels) {
+  const r = runs[key]!;
+  console.log(
+    `  ${label.padEnd(30)} ${median(r.map((x) => x.planMs)).toFixed(0).padStart(8)}   ${median(r.map((x) => x.p99)).toFixed(1).padStart(15)}   ${median(r.map((x) => x.worst)).toFixed(1).padStart(8)}   ${String(median(r.map((x) => x.polls))).padStart(5)}`,
+  );
+}
+for (const [label, key] of labels) console.log(`  slowest polls, ${label}: ${runs[key]!.map((r) => r.slowest.map(([at, ms]) => `${ms} ms at +${at}`).join(', ')).join(' | ')}`);
+const ms = (key: string) => median(runs[key]!.map((x) => x.planMs));
+console.log(`  cold 100k /plan, event loop ÷ default workers: ${(ms('0') / ms('default')).toFixed(2)}×   (target >= 1.6)`);
+if (cores !== workers) console.log(`  cold 100k /plan, event loop ÷ ${cores} workers: ${(ms('0') / ms(String(cores))).toFixed(2)}×`);
+console.log(`  /healthz p99 while it runs, workers: ${median(runs['default']!.map((x) => x.p99)).toFixed(1)} ms   (target <= 25; worst <= 50)`);
