@@ -23,7 +23,7 @@ export interface ComputeCache<V> {
    * `compute` once and stores its value if it fits. A failure reaches every joined caller and
    * is never stored. `signal` abandons only this caller's wait.
    */
-  get(key: string, compute: () => Promise<V>, options?: FlightOptions): Promise<V>;
+  get(key: string, compute: () => Promise<V>, options?: ComputeOptions): Promise<V>;
   /** The stored value without computing or refreshing its recency. */
   peek(key: string): V | undefined;
   /** Drops the stored value, and detaches a running computation so its result is not stored. */
@@ -32,8 +32,15 @@ export interface ComputeCache<V> {
   clear(): void;
   /** Sum of the stored values' sizes. */
   readonly bytes: number;
+  /** The bound on `bytes`. */
+  readonly maxBytes: number;
   /** Computations running now. */
   readonly inFlight: number;
+}
+
+export interface ComputeOptions extends FlightOptions {
+  /** False: coalesce and serve a stored value, but do not store this computation's (default true). */
+  readonly store?: boolean;
 }
 
 interface Entry<V> {
@@ -79,6 +86,7 @@ export function createComputeCache<V>(options: ComputeCacheOptions<V>): ComputeC
         metrics?.hit(name);
         return Promise.resolve(hit.value);
       }
+      if (getOptions?.store === false) return flights.run(key, () => compute().then((value) => ({ value, size: 0 })), getOptions).then((entry) => entry.value);
       return flights.run(key, () => sized(compute), getOptions, keep(key)).then((entry) => entry.value);
     },
     peek: (key) => store?.peek(key)?.value,
@@ -95,6 +103,7 @@ export function createComputeCache<V>(options: ComputeCacheOptions<V>): ComputeC
     get bytes() {
       return store?.calculatedSize ?? 0;
     },
+    maxBytes,
     get inFlight() {
       return flights.running;
     },

@@ -1,4 +1,4 @@
-export { createComputeCache, type ComputeCache, type ComputeCacheOptions } from './compute-cache.js';
+export { createComputeCache, type ComputeCache, type ComputeCacheOptions, type ComputeOptions } from './compute-cache.js';
 export { singleFlight, type SingleFlight, type SingleFlightOptions } from './single-flight.js';
 export type { FlightOptions } from './flights.js';
 export { createByteBudget, type ByteBudget } from './byte-budget.js';

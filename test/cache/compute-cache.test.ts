@@ -279,3 +279,21 @@ t.test('a computation that fails after its only caller gave up leaves no unhandl
   t.equal(cache.inFlight, 0);
   t.equal(cache.peek('k'), undefined);
 });
+
+t.test('store: false coalesces and serves a stored value but keeps nothing new', async (t) => {
+  const cache = blobCache(1000);
+  const gate = deferred<Blob>();
+  let calls = 0;
+  const compute = () => (calls++, gate.promise);
+  const both = Promise.all([cache.get('a', compute, { store: false }), cache.get('a', compute, { store: false })]);
+  gate.resolve({ id: 'a', bytes: 10 });
+  const [x, y] = await both;
+  t.equal(x, y, 'two callers, one value');
+  t.equal(calls, 1, 'one computation');
+  t.equal(cache.peek('a'), undefined, 'nothing stored');
+  t.equal(cache.bytes, 0);
+  await cache.get('b', blob('b', 10));
+  const stored = await cache.get('b', blob('b2', 10), { store: false });
+  t.equal(stored.id, 'b', 'a stored value is still served');
+  t.equal(cache.maxBytes, 1000);
+});
