@@ -18,7 +18,7 @@ import type { RecordDecoder } from './avro-types.js';
 import { ENTRY_FIELDS, FILE_FIELDS, field, type EntrySchema, type FieldRef } from './entry-schema.js';
 import { inheritNumbers, type RowIdAssigner } from './inheritance.js';
 import { LazyMetricMap } from './lazy-metric-map.js';
-import { mapReader, rawMetricReader, type MetricValue } from './metric-maps.js';
+import { EMPTY, mapReader, rawMetricReader, type MetricValue } from './metric-maps.js';
 import { partitionReader } from './partition-values.js';
 import {
   getter,
@@ -78,9 +78,15 @@ export function compileEntryReader(schema: EntrySchema, options: EntryReaderOpti
     }
     // data_file 108–110, 125, 128, 137 as raw bytes: a map is decoded only when something reads it
     const raw = rawMetricReader(f, ref[1], value, keep, avsc, manifest.path);
+    // no column's stats kept: nothing to decode later, so nothing to hold (as mapReader answers)
+    if (keep !== undefined && keep.size === 0) return (r) => {
+      const bytes = get(r) as Buffer | null;
+      return bytes === null || !raw.present(bytes) ? undefined : EMPTY;
+    };
     return (r) => {
       const bytes = get(r) as Buffer | null;
-      return bytes === null || !raw.present(bytes) ? undefined : new LazyMetricMap(bytes, raw);
+      // a copy: the span is a view of the decompressed block, which a cached slice must not keep alive
+      return bytes === null || !raw.present(bytes) ? undefined : new LazyMetricMap(Buffer.from(bytes), raw);
     };
   };
   const content = g(FILE_FIELDS.content);

@@ -17,7 +17,8 @@ export type MetricValue<V> = (v: unknown, what: string) => V | undefined;
 export type MapReader<V> = (v: unknown) => ReadonlyMap<number, V> | undefined;
 
 /** Shared by every metric map the allow-list leaves empty: saves one Map per map per entry. */
-const EMPTY: ReadonlyMap<number, never> = new Map<number, never>();
+/** The map of a file that has the metric but none of the kept columns' (shared, never written). */
+export const EMPTY: ReadonlyMap<number, never> = new Map<number, never>();
 
 interface PairNames {
   readonly key: string;
