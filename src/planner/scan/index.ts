@@ -1,5 +1,7 @@
 export {
   planByManifest,
+  planEachManifest,
+  type ByManifestOptions,
   planFiles,
   planRanges,
   type ManifestOrderedPlan,

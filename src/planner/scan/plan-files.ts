@@ -35,46 +35,56 @@ export interface ManifestOrderedPlan extends Omit<ScanPlan, 'tasks'> {
   readonly manifests: readonly ManifestTasks[];
 }
 
+export interface ByManifestOptions extends PlanOptions {
+  readonly minRows?: bigint;
+  /** Plan only the data manifests this keeps (one share of a plan split between workers). */
+  readonly only?: (manifest: ManifestFile, ordinal: number) => boolean;
+}
+
 /**
  * Plan every task of the scan, grouped by manifest (the order plan-task batches follow). With
  * `minRows` (REST `min-rows-requested`), manifests are read in list order, a window at a time, and
  * reading stops once the tasks so far cover that many rows: the plan is then a prefix.
  */
-export async function planByManifest(
+export async function planByManifest(metadata: TableMetadata, request: ScanRequest, options: ByManifestOptions): Promise<ManifestOrderedPlan> {
+  return planEachManifest(metadata, request, options, (m) => m);
+}
+
+/**
+ * `planByManifest`, handing each manifest's tasks to `each` as soon as they are known and keeping
+ * only what it returns: a plan of a million files need not hold a million tasks at once.
+ */
+export async function planEachManifest<R>(
   metadata: TableMetadata,
   request: ScanRequest,
-  options: PlanOptions & {
-    readonly minRows?: bigint;
-    /** Plan only the data manifests this keeps (one share of a plan split between workers). */
-    readonly only?: (manifest: ManifestFile, ordinal: number) => boolean;
-  },
-): Promise<ManifestOrderedPlan> {
+  options: ByManifestOptions,
+  each: (manifest: ManifestTasks, plan: Omit<ScanPlan, 'tasks'>) => R,
+): Promise<Omit<ScanPlan, 'tasks'> & { readonly manifests: readonly R[] }> {
   const ctx = new ScanContext(metadata, request, options);
   const listed = await ctx.dataManifests();
   const only = options.only;
   const data = only ? listed.filter((m, i) => only(m, i)) : listed;
   const ordinals = new Map(listed.map((m, i) => [m, i] as const));
   const statsFieldIds = await ctx.dataStatsIds();
-  const planManifest = async (manifest: ManifestFile): Promise<ManifestTasks> => {
+  const plan = { target: ctx.target, schema: ctx.schema, specsById: ctx.specsById, statsFieldIds: ctx.statsFieldIds, stats: ctx.stats };
+  let rows = 0n;
+  const planManifest = async (manifest: ManifestFile): Promise<R> => {
     const slice = await ctx.read(manifest, { statsFieldIds });
-    return { manifest, ordinal: ordinals.get(manifest)!, index: slice.index, tasks: await ctx.tasksFor(slice.entries) };
+    const tasks = await ctx.tasksFor(slice.entries);
+    if (options.minRows !== undefined) for (const task of tasks) rows += task.data.file.recordCount;
+    return each({ manifest, ordinal: ordinals.get(manifest)!, index: slice.index, tasks }, plan);
   };
-  let manifests: ManifestTasks[];
+  let manifests: R[];
   if (options.minRows === undefined) {
     manifests = await Promise.all(data.map(planManifest));
   } else {
     manifests = [];
     const window = options.concurrency ?? 8;
-    let rows = 0n;
-    for (let i = 0; i < data.length && rows < options.minRows; i += window) {
-      const done = await Promise.all(data.slice(i, i + window).map(planManifest));
-      manifests.push(...done);
-      for (const m of done) for (const task of m.tasks) rows += task.data.file.recordCount;
-    }
+    for (let i = 0; i < data.length && rows < options.minRows; i += window) manifests.push(...(await Promise.all(data.slice(i, i + window).map(planManifest))));
   }
   ctx.stats.dataManifestsRead = manifests.length;
   ctx.stats.manifestsSkipped = ctx.stats.manifests - manifests.length - ctx.stats.deleteManifestsRead;
-  return { target: ctx.target, schema: ctx.schema, specsById: ctx.specsById, statsFieldIds: ctx.statsFieldIds, stats: ctx.stats, manifests };
+  return { ...plan, manifests };
 }
 
 /** Plan every task of the scan, in the total order (file location, …, manifest, position). */
@@ -103,8 +113,12 @@ export async function planRanges(
   options: PlanOptions,
 ): Promise<ScanPlan | undefined> {
   const ctx = new ScanContext(metadata, request, options);
-  const byPath = new Map((await ctx.dataManifests()).map((m) => [m.path, m] as const));
-  if (!ranges.every((r) => byPath.has(r.manifest))) return undefined;
+  const byPath = new Map<string, ManifestFile>();
+  for (const r of ranges) {
+    const m = byPath.get(r.manifest) ?? (await ctx.dataManifest(r.manifest));
+    if (!m) return undefined;
+    byPath.set(r.manifest, m);
+  }
   const statsFieldIds = await ctx.dataStatsIds();
   const groups = await Promise.all(
     ranges.map(async (r): Promise<FileTask[] | undefined> => {

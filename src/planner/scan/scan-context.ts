@@ -69,6 +69,9 @@ function distinctManifests(listed: readonly ManifestFile[]): readonly ManifestFi
   return out.length === listed.length ? listed : out;
 }
 
+/** Manifests by path, per (cached, immutable) manifest list. */
+const BY_PATH = new WeakMap<readonly ManifestFile[], ReadonlyMap<string, ManifestFile>>();
+
 export class ScanContext {
   readonly target: ScanTarget;
   readonly schema: Schema;
@@ -153,11 +156,25 @@ export class ScanContext {
 
   /** Data manifests the scan reads, in manifest-list order. */
   async dataManifests(): Promise<ManifestFile[]> {
+    return (await this.manifests()).filter((m) => this.reads(m));
+  }
+
+  /**
+   * The data manifest at `path` if the scan reads it, else undefined: what a plan-task redemption
+   * asks of its ranges, at a cost that does not grow with the manifest list (a map per list).
+   */
+  async dataManifest(path: string): Promise<ManifestFile | undefined> {
+    const list = await this.manifests();
+    let byPath = BY_PATH.get(list);
+    if (!byPath) BY_PATH.set(list, (byPath = new Map(list.map((m) => [m.path, m] as const))));
+    const m = byPath.get(path);
+    return m && this.reads(m) ? m : undefined;
+  }
+
+  private reads(m: ManifestFile): boolean {
     const incremental = this.target.kind === 'incremental' ? this.target.appendSnapshotIds : undefined;
     // §12.8: an incremental append scan reads only data manifests added by its append snapshots.
-    return (await this.manifests()).filter(
-      (m) => m.content === 0 && (!incremental || incremental.has(m.addedSnapshotId)) && this.keep(m),
-    );
+    return m.content === 0 && (!incremental || incremental.has(m.addedSnapshotId)) && this.keep(m);
   }
 
   private partitionMatches(entry: ManifestEntry): boolean {
