@@ -26,6 +26,8 @@ import { buildServer } from './http/index.js';
 export interface Icefront {
   readonly app: FastifyInstance;
   readonly logger: Logger;
+  /** Settles when planning can start at once (its worker threads loaded). */
+  ready(): Promise<void>;
 }
 
 export interface RunningIcefront extends Icefront {
@@ -101,7 +103,7 @@ export function buildIcefront(config: Config, options: { logger?: Logger } = {})
     ...(auth && { auth }),
   });
   app.addHook('onClose', () => service.close());
-  return { app, logger };
+  return { app, logger, ready: () => service.ready() };
 }
 
 /** Build and listen. `port` 0 picks a free port (tests). */
@@ -112,6 +114,8 @@ export async function startIcefront(
   const icefront = buildIcefront(config, options);
   for (const line of describeAuth(config)) icefront.logger[config.auth ? 'info' : 'warn'](line);
   const host = options.host ?? config.server.host;
+  // listening once planning can start, so the first plan does not wait for threads to load
+  await icefront.ready();
   await icefront.app.listen({ host, port: options.port ?? config.server.port });
   const address = icefront.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.server.port;

@@ -70,6 +70,8 @@ export interface Service {
   explainTableScan(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation>;
   /** Answers an operation the catalog behind `prefix` does not serve: always throws. */
   rejectUnsupported(prefix: string | undefined, operation: string): never;
+  /** Settles when planning can start at once (its worker threads loaded). */
+  ready(): Promise<void>;
   /** Stops the upstream clients and the planning workers. */
   close(): Promise<void>;
 }
@@ -124,6 +126,7 @@ export function createService(options: ServiceOptions): Service {
 
   return {
     federation,
+    ready: () => planningOptions.engine.ready(),
     async close() {
       await Promise.all([federation.close(), planningOptions.engine.close()]);
     },

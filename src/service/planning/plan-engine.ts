@@ -14,7 +14,7 @@ import { stringifyJson } from '../../iceberg/index.js';
 import type { Metrics } from '../../observability/index.js';
 import {
   fileManifestSource,
-  planByManifest,
+  planEachManifest,
   planRanges,
   ScanTasksWriter,
   type DeleteFileIndex,
@@ -67,6 +67,8 @@ export interface PlanEngine {
   size(job: PlanJob, options?: { readonly minRows?: bigint; readonly share?: PlanShare }): Promise<SizedPlan>;
   /** The tasks of `ranges` as JSON; undefined when a range is not one this scan's manifests hold. */
   write(job: PlanJob, ranges: readonly ManifestRange[]): Promise<WrittenTasks | undefined>;
+  /** Settles when the engine can take work at once (its workers loaded); rejects if one failed to start. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -103,23 +105,25 @@ export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngi
     async size(job, sizeOptions = {}) {
       const { minRows, share } = sizeOptions;
       const only = share && share.count > 1 ? (m: ManifestFile) => shareOf(m.path, share.count) === share.index : undefined;
-      const plan = await planByManifest(job.table.metadata, job.request, {
-        ...planOptions(job),
-        ...(minRows !== undefined && { minRows }),
-        ...(only && { only }),
-      });
-      const writer = new ScanTasksWriter(plan);
-      const manifests = plan.manifests.map(({ manifest, ordinal, index, tasks }): SizedManifest => {
-        const positions = new Int32Array(tasks.length);
-        const bytes = new Int32Array(tasks.length);
-        const rows = new BigInt64Array(tasks.length);
-        tasks.forEach((task, i) => {
-          positions[i] = task.data.position;
-          bytes[i] = writer.taskBytes(task);
-          rows[i] = task.data.file.recordCount;
-        });
-        return { path: manifest.path, ordinal, index, positions, bytes, rows };
-      });
+      // each manifest's tasks are sized as they come and then let go (a million-file plan)
+      let writer: ScanTasksWriter | undefined;
+      const { manifests } = await planEachManifest(
+        job.table.metadata,
+        job.request,
+        { ...planOptions(job), ...(minRows !== undefined && { minRows }), ...(only && { only }) },
+        ({ manifest, ordinal, index, tasks }, plan): SizedManifest => {
+          writer ??= new ScanTasksWriter(plan);
+          const positions = new Int32Array(tasks.length);
+          const bytes = new Int32Array(tasks.length);
+          const rows = new BigInt64Array(tasks.length);
+          tasks.forEach((task, i) => {
+            positions[i] = task.data.position;
+            bytes[i] = writer!.taskBytes(task);
+            rows[i] = task.data.file.recordCount;
+          });
+          return { path: manifest.path, ordinal, index, positions, bytes, rows };
+        },
+      );
       return { manifests };
     },
 
@@ -134,6 +138,7 @@ export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngi
       };
     },
 
+    ready: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
 }

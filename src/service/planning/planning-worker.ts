@@ -162,3 +162,5 @@ port.on('message', (msg: ToWorker) => {
     throw fail('INTERNAL', 'planning worker: unknown message');
   }
 });
+
+port.postMessage({ kind: 'ready' });

@@ -81,6 +81,8 @@ let nextId = 1;
 class PlanningThread {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
+  /** Settles when the running worker has loaded (or failed to). */
+  ready: Promise<void> = Promise.resolve();
 
   constructor(private readonly slot: number) {}
 
@@ -89,11 +91,17 @@ class PlanningThread {
     // execArgv empty: the parent's loaders and hooks (a test runner's, say) are not the worker's business
     const worker = new Worker(BOOTSTRAP_URL, { workerData: { entry: ENTRY, tsx }, name: `icefront-planning-${this.slot}`, execArgv: [] });
     worker.unref();
+    let loaded!: () => void;
+    let failed!: (err: Error) => void;
+    this.ready = new Promise<void>((resolve, reject) => ((loaded = resolve), (failed = reject)));
+    this.ready.catch(() => undefined); // a failed start is also every pending job's failure
     worker.on('message', (msg: FromWorker) => {
       if (msg.kind === 'call') void this.answer(worker, msg);
+      else if (msg.kind === 'ready') loaded();
       else this.finish(msg);
     });
     const stopped = (reason: string) => {
+      failed(fail('INTERNAL', `The planning worker stopped: ${reason}`));
       if (this.worker !== worker) return;
       this.worker = undefined;
       const jobs = [...this.pending.values()];
@@ -272,6 +280,10 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       const slot = ranges.length > 0 ? shareOf(ranges[0]!.manifest, count) : 0;
       const value = await run<WrittenTasks | null>(slot, job, { op: 'write', ranges });
       return value ?? undefined;
+    },
+
+    async ready() {
+      await Promise.all(threads.map((t) => (t.warm(), t.ready)));
     },
 
     close() {

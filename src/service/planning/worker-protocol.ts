@@ -88,7 +88,12 @@ export interface Drop {
 }
 
 export type ToWorker = Job | Reply | Drop;
-export type FromWorker = Call | Done;
+/** The worker's module is loaded and listening. */
+export interface Ready {
+  readonly kind: 'ready';
+}
+
+export type FromWorker = Call | Done | Ready;
 
 export interface WireError {
   readonly code?: string;

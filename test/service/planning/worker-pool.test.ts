@@ -90,3 +90,24 @@ t.test('a file gone from under a worker is the same error as on the event loop',
   t.ok(answers[0]!.status >= 400, `event loop: ${answers[0]!.status} ${answers[0]!.message}`);
   t.same(answers[1], answers[0], 'workers: the same status and ErrorModel');
 });
+
+t.test('a table larger than the slice cache is planned without keeping its slices; one that fits is kept', async (t) => {
+  const reads = async (app: ReturnType<typeof appWith>) => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_manifest_reads_total');
+  const bytes = async (app: ReturnType<typeof appWith>) => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_cache_bytes{cache="manifests"}');
+  const base = DEMO('sales', 'orders');
+  for (const [cacheBytes, kept] of [[64 << 20, true], [4096, false]] as const) {
+    const app = appWith([demoCatalog()], { batchSize: 0, cacheBytes, workers: 1 });
+    const first = await post(app, `${base}/plan`, {});
+    const afterFirst = await reads(app);
+    const again = await post(app, `${base}/plan`, {});
+    t.equal(again.body.replace(/"plan-id":"[^"]*"/, ''), first.body.replace(/"plan-id":"[^"]*"/, ''), `cache-bytes ${cacheBytes}: the same answer`);
+    if (kept) {
+      t.equal(await reads(app), afterFirst, `cache-bytes ${cacheBytes}: the second plan reads no manifest`);
+      t.ok((await bytes(app)) > 0, 'slices held');
+    } else {
+      // the inline batch is read as ranges, which are kept either way
+      t.ok((await reads(app)) > afterFirst, `cache-bytes ${cacheBytes}: the manifests read again`);
+    }
+    await app.close();
+  }
+});
