@@ -4,9 +4,10 @@
  * 1. Planner: a synthetic table of 100 manifests × 1,000 data files, 20 columns with stats.
  *    Cold unfiltered plan time in a fresh process versus avsc alone decoding the same manifests
  *    in a fresh process; the median of RUNS each, and the peak RSS of the planning process.
- * 2. Scan-planning protocol: tables of 1k, 10k and 100k files; /plan latency, cold /tasks (a
- *    fresh process whose first request is the redemption) and warm /tasks, response sizes, and
- *    the ratio cold /tasks at 100k ÷ at 1k (redemption cost should follow the batch, not the table).
+ * 2. Scan-planning protocol: tables of 1k, 10k, 100k and 1M files (1,000 manifests × 1,000); /plan
+ *    latency and the planning process's peak RSS, cold /tasks (a fresh process, its planning
+ *    workers up, whose first request is the redemption) and warm /tasks, response sizes, and the
+ *    ratios cold /tasks at 100k and 1M ÷ at 1k (redemption cost should follow the batch, not the table).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -58,8 +59,8 @@ console.log(`  peak RSS, planning process ${Math.max(...plan.map((s) => s.maxRss
 const tasksChild = path.resolve(import.meta.dirname, 'tasks-child.ts');
 const run = (args: string[]) =>
   JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', tasksChild, ...args], { encoding: 'utf8' }).trim().split('\n').pop()!) as Record<string, number>;
-const rows: { files: number; planMs: number; coldMs: number; warmMs: number; planBytes: number; tasksBytes: number; planTasks: number }[] = [];
-for (const manifests of [1, 10, 100]) {
+const rows: { files: number; planMs: number; coldMs: number; warmMs: number; planBytes: number; tasksBytes: number; planTasks: number; rssMB: number }[] = [];
+for (const manifests of [1, 10, 100, 1000]) {
   const t = ensureSyntheticTable({ manifests, entriesPerManifest: 1000, columns: 20 });
   const tokenFile = path.join(os.tmpdir(), `icefront-bench-${manifests}.token`);
   const plans: Record<string, number>[] = [];
@@ -74,16 +75,20 @@ for (const manifests of [1, 10, 100]) {
     planMs: median(plans.map((p) => p.planMs!)),
     planBytes: plans[0]!.planBytes!,
     planTasks: plans[0]!.planTasks!,
+    rssMB: Math.max(...plans.map((p) => p.maxRssMB!)),
     coldMs: median(redeems.map((r) => r.coldMs!)),
     warmMs: median(redeems.map((r) => r.warmMs!)),
     tasksBytes: redeems[0]!.tasksBytes!,
   });
 }
-console.log('scan planning (batch-size 100, medians of ' + RUNS + ' fresh processes):');
-console.log('  files    /plan ms  /plan KiB  plan tasks  cold /tasks ms  warm /tasks ms  /tasks KiB');
+console.log(`scan planning (batch-size 100, max-response-bytes 1 MiB, cache-bytes 256 MiB, ${os.availableParallelism()} cores, medians of ${RUNS} fresh processes):`);
+console.log('  files    /plan ms  peak RSS MB  /plan KiB  plan tasks  cold /tasks ms  warm /tasks ms  /tasks KiB');
 for (const r of rows) {
   console.log(
-    `  ${String(r.files).padEnd(8)} ${r.planMs.toFixed(0).padStart(8)}  ${(r.planBytes / 1024).toFixed(0).padStart(9)}  ${String(r.planTasks).padStart(10)}  ${r.coldMs.toFixed(1).padStart(14)}  ${r.warmMs.toFixed(1).padStart(14)}  ${(r.tasksBytes / 1024).toFixed(0).padStart(10)}`,
+    `  ${String(r.files).padEnd(8)} ${r.planMs.toFixed(0).padStart(8)}  ${r.rssMB.toFixed(0).padStart(11)}  ${(r.planBytes / 1024).toFixed(0).padStart(9)}  ${String(r.planTasks).padStart(10)}  ${r.coldMs.toFixed(1).padStart(14)}  ${r.warmMs.toFixed(1).padStart(14)}  ${(r.tasksBytes / 1024).toFixed(0).padStart(10)}`,
   );
 }
+const over = (r: (typeof rows)[number]) => (r.planBytes > 1 << 20 || r.tasksBytes > 1 << 20 ? '  OVER max-response-bytes' : '');
 console.log(`  ratio cold /tasks 100k ÷ 1k: ${(rows[2]!.coldMs / rows[0]!.coldMs).toFixed(2)}   (target <= 1.5)`);
+console.log(`  ratio cold /tasks 1M ÷ 1k:   ${(rows[3]!.coldMs / rows[0]!.coldMs).toFixed(2)}   (target <= 1.5)${over(rows[3]!)}`);
+console.log(`  peak RSS planning 1M files:  ${rows[3]!.rssMB.toFixed(0)} MB   (target <= 600)`);

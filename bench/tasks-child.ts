@@ -2,7 +2,7 @@
  * One scan-planning measurement in a fresh process (run by bench/run.ts):
  *   tasks-child.ts plan WAREHOUSE NS TABLE OUT      → POST /plan (first request: cold); writes a plan task to OUT
  *   tasks-child.ts tasks WAREHOUSE NS TABLE TOKENFILE → POST /tasks cold (first request), then warm (again)
- * Prints one JSON line.
+ * Prints one JSON line, with the process's peak RSS (its planning workers are threads of it).
  */
 import fs from 'node:fs';
 import { buildIcefront } from '../src/main.js';
@@ -12,11 +12,14 @@ const [mode, warehouse, ns, table, file] = process.argv.slice(2) as [string, str
 const config: Config = {
   source: '',
   server: { host: '127.0.0.1', port: 0, bodyLimit: 1 << 20 },
-  planning: { batchSize: 100, maxResponseBytes: 1 << 20, cacheBytes: 256 << 20 },
+  planning: { batchSize: 100, maxResponseBytes: 1 << 20, cacheBytes: Number(process.env.BENCH_CACHE_BYTES ?? 256 << 20) },
   catalogs: new Map([['bench', { type: 'filesystem', name: 'bench', warehouse, locations: [{ prefix: 's3://bench/warehouse', dir: warehouse }], planning: 'on' }]]),
   logLevel: 'silent',
 };
-const { app } = buildIcefront(config);
+const icefront = buildIcefront(config);
+const { app } = icefront;
+// a process up and ready (its planning workers loaded): "cold" is about the caches
+await icefront.ready();
 const base = `/v1/bench/namespaces/${ns}/tables/${table}`;
 const post = (url: string, body: string) => app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: body });
 const timed = async (f: () => Promise<{ statusCode: number; body: string }>) => {
@@ -30,11 +33,11 @@ if (mode === 'plan') {
   const plan = await timed(() => post(`${base}/plan`, '{}'));
   const tasks = (JSON.parse(plan.body) as { 'plan-tasks'?: string[] })['plan-tasks'] ?? [];
   fs.writeFileSync(file, tasks[Math.floor(tasks.length / 2)] ?? '');
-  console.log(JSON.stringify({ planMs: plan.ms, planBytes: plan.bytes, planTasks: tasks.length }));
+  console.log(JSON.stringify({ planMs: plan.ms, planBytes: plan.bytes, planTasks: tasks.length, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 } else {
   const token = JSON.stringify({ 'plan-task': fs.readFileSync(file, 'utf8') });
   const cold = await timed(() => post(`${base}/tasks`, token));
   const warm = await timed(() => post(`${base}/tasks`, token));
-  console.log(JSON.stringify({ coldMs: cold.ms, warmMs: warm.ms, tasksBytes: cold.bytes }));
+  console.log(JSON.stringify({ coldMs: cold.ms, warmMs: warm.ms, tasksBytes: cold.bytes, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 }
 await app.close();
