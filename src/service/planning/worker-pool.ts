@@ -31,8 +31,9 @@ export interface WorkerPlanEngineOptions {
 
 /**
  * `planning.workers` when unset: a worker per core but one, at least one and at most four. The
- * core left over is the door's: measured on 2 cores (bench/stall.ts), one worker kept the p99 of
- * /healthz during a 100,000-file plan at 18 ms, two let it reach 68 ms for a 1.1× faster plan.
+ * core left over is the door's: measured on 2 cores (bench/stall.ts, two runs), one worker kept
+ * the p99 of /healthz during a cold 100,000-file plan at 19 ms (worst 38), two at 22–54 ms
+ * (worst 40–66) for a plan 1.05–1.37× faster than on the event loop.
  */
 export function defaultPlanningWorkers(cores = os.availableParallelism()): number {
   return Math.max(1, Math.min(4, cores - 1));
@@ -90,14 +91,16 @@ class PlanningThread {
     const tsx = import.meta.resolve('tsx/esm/api');
     // execArgv empty: the parent's loaders and hooks (a test runner's, say) are not the worker's business
     const worker = new Worker(BOOTSTRAP_URL, { workerData: { entry: ENTRY, tsx }, name: `icefront-planning-${this.slot}`, execArgv: [] });
-    worker.unref();
     let loaded!: () => void;
     let failed!: (err: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => ((loaded = resolve), (failed = reject)));
     this.ready.catch(() => undefined); // a failed start is also every pending job's failure
     worker.on('message', (msg: FromWorker) => {
       if (msg.kind === 'call') void this.answer(worker, msg);
-      else if (msg.kind === 'ready') loaded();
+      else if (msg.kind === 'ready') {
+        loaded();
+        if (this.pending.size === 0) worker.unref();
+      }
       else this.finish(msg);
     });
     const stopped = (reason: string) => {
@@ -113,6 +116,8 @@ class PlanningThread {
     };
     worker.on('error', (err) => stopped(err.message));
     worker.on('exit', (code) => stopped(`exit code ${code}`));
+    // Referenced until it has loaded (someone may be waiting on `ready`), then only while it has
+    // jobs: an idle worker never keeps the process alive.
     return worker;
   }
 
@@ -126,7 +131,6 @@ class PlanningThread {
     const id = nextId++;
     return new Promise<Done>((resolve, reject) => {
       this.pending.set(id, { ...context, resolve, reject });
-      // a worker keeps the process alive only while it has work
       if (this.pending.size === 1) worker.ref();
       worker.postMessage({ ...job, id, ref: id });
     });
