@@ -9,7 +9,8 @@ import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import { fail } from '../../errors/index.js';
-import { parseTableMetadata, type TableMetadata } from '../../iceberg/index.js';
+import { parseJson, parseTableMetadata, type TableMetadata } from '../../iceberg/index.js';
+import type { PlanScan } from '../../tokens/index.js';
 import type { CacheMetrics } from '../../observability/index.js';
 import type { DirEntry, FileIO, FileStat } from '../../storage/index.js';
 import { createLocalPlanEngine, type PlanEngine, type PlanJob } from './plan-engine.js';
@@ -129,7 +130,7 @@ async function run(job: Job): Promise<void> {
     const planJob: PlanJob = {
       prefix: job.prefix,
       table: { identifier: { namespace: [...job.identifier.namespace], name: job.identifier.name }, metadata: await metadataOf(job), io: proxyIO(job.ref) },
-      request: requestOf(job.scan, job.snapshotId),
+      request: requestOf(parseJson(job.scan) as PlanScan, job.snapshotId),
       onContradiction: (filePath, fieldIds) => {
         if (contradictions.length < MAX_CONTRADICTIONS) contradictions.push([filePath, [...fieldIds]]);
       },

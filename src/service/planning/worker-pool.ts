@@ -251,7 +251,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       prefix: job.prefix,
       meta: serialOf(job.table.metadata),
       identifier: { namespace: [...job.table.identifier.namespace], name: job.table.identifier.name },
-      scan: scanOf(request),
+      scan: stringifyJson(scanOf(request)),
       snapshotId: request.snapshotId ?? -1n,
     };
   }

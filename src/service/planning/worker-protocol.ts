@@ -6,7 +6,6 @@
  */
 import { ERROR_CODES, IcefrontError, type ErrorCode } from '../../errors/index.js';
 import type { ManifestRange } from '../../planner/index.js';
-import type { PlanScan } from '../../tokens/index.js';
 import type { PlanShare, SizedPlan, WrittenTasks } from './plan-engine.js';
 
 interface JobBase {
@@ -20,7 +19,11 @@ interface JobBase {
   readonly ref: number;
   readonly meta: number;
   readonly identifier: { readonly namespace: readonly string[]; readonly name: string };
-  readonly scan: PlanScan;
+  /**
+   * The scan as lossless JSON text (stringifyJson): a structured clone would turn a filter's
+   * JsonFloat literal (`30.0`, its decimal point kept) into a plain object.
+   */
+  readonly scan: string;
   /** The pinned snapshot (ignored by an incremental scan, which carries its range). */
   readonly snapshotId: bigint;
 }

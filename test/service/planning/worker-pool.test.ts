@@ -34,6 +34,8 @@ t.test('planning workers answer byte for byte what planning on the event loop an
     [DEMO('sales', 'returns'), { filter: { type: 'eq', term: 'region', value: 'US' } }],
     [DEMO('events', 'clicks'), { 'stats-fields': ['user_id'] }],
     [DEMO('sales', 'orders'), { 'min-rows-requested': 3 }],
+    // literals with a decimal point are JsonFloats, which a structured clone would turn into objects
+    [DEMO('sales', 'orders'), { filter: { type: 'and', left: { type: 'gt', term: 'discount', value: 0.05 }, right: { type: 'lt-eq', term: 'amount', value: 160.5 } } }],
     [DEMO('sales', 'orders'), { 'stats-fields': ['no_such_column'] }],
   ];
   if (realFixturesAvailable()) {
