@@ -103,7 +103,11 @@ export function buildIcefront(config: Config, options: { logger?: Logger } = {})
     ...(auth && { auth }),
   });
   app.addHook('onClose', () => service.close());
-  return { app, logger, ready: () => service.ready() };
+  // The planning threads start loading now, so a first plan does not wait for them; a failed
+  // start fails that plan (500) and `ready()` (startIcefront) says so.
+  const ready = service.ready();
+  ready.catch(() => undefined);
+  return { app, logger, ready: () => ready };
 }
 
 /** Build and listen. `port` 0 picks a free port (tests). */

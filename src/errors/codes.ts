@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   UPSTREAM_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' },
   UPSTREAM_BUSY: { status: 503, type: 'ServiceUnavailableException' }, // its limits.max-in-flight are taken and the queue is full or too slow
   IDENTITY_PROVIDER_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' }, // the JWKS could not be fetched
+  SHUTTING_DOWN: { status: 503, type: 'ServiceUnavailableException' }, // the server is closing: planning no longer takes work
   UPSTREAM_TIMEOUT: { status: 504, type: 'GatewayTimeoutException' },
   UPSTREAM_ERROR: { status: 502, type: 'BadGatewayException' }, // status/type/body come from the upstream (catalogs UpstreamResponseError)
   // not HTTP: start-up

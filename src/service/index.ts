@@ -1,7 +1,7 @@
 export { createService, type CallerContext, type Service, type ServiceOptions } from './service.js';
 export type { PlanExplanation } from './plan-scan.js';
 export { createScanPlanning, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
-export { manifestListBytes, sliceBytes, type ManifestCaches } from './planning/caching-source.js';
+export type { ManifestCaches } from './planning/caching-source.js';
 export { createLocalPlanEngine, type PlanEngine } from './planning/plan-engine.js';
 export { createPlanningCaches } from './planning/planning-caches.js';
 export { createWorkerPlanEngine, defaultPlanningWorkers } from './planning/worker-pool.js';

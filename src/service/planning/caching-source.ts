@@ -50,6 +50,10 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
   };
 }
 
+/** A cached entry without its path or metric maps (see sliceBytes), and a path's usual length. */
+const ENTRY_BYTES = 700;
+const PATH_CHARS = 50;
+
 /** Entries per byte of manifest file when the list does not count them (about 130 bytes an entry). */
 const ENTRIES_PER_BYTE = 1 / 100;
 
@@ -60,7 +64,7 @@ function estimatedDataSliceBytes(list: readonly ManifestFile[]): number {
     if (m.content !== 0) continue;
     const counted = m.addedFilesCount !== undefined && m.existingFilesCount !== undefined && m.deletedFilesCount !== undefined;
     const entries = counted ? m.addedFilesCount! + m.existingFilesCount! + m.deletedFilesCount! : Number(m.length) * ENTRIES_PER_BYTE;
-    bytes += entries * 800;
+    bytes += entries * (ENTRY_BYTES + 2 * PATH_CHARS);
   }
   return bytes;
 }
@@ -86,7 +90,7 @@ export function sliceBytes(slice: ManifestSlice): number {
   let bytes = 256 + slice.index.blocks.length * 64;
   for (const e of slice.entries) {
     const f = e.file;
-    bytes += 700 + f.filePath.length * 2;
+    bytes += ENTRY_BYTES + f.filePath.length * 2;
     // metric maps may still be raw bytes (decoded on first read): sized without decoding them
     for (const m of [f.columnSizes, f.valueCounts, f.nullValueCounts, f.nanValueCounts, f.lowerBounds, f.upperBounds]) bytes += metricMapBytes(m);
   }

@@ -14,6 +14,7 @@ import { stringifyJson } from '../../iceberg/index.js';
 import type { Metrics } from '../../observability/index.js';
 import {
   fileManifestSource,
+  murmur3_32,
   planEachManifest,
   planRanges,
   ScanTasksWriter,
@@ -143,12 +144,7 @@ export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngi
   };
 }
 
-/** Which of `count` shares a manifest belongs to: FNV-1a of its path, so it is the same on every call. */
+/** Which of `count` shares a manifest belongs to: a hash of its path, the same on every call. */
 export function shareOf(path: string, count: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) {
-    h ^= path.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) % count;
+  return (murmur3_32(Buffer.from(path, 'utf8')) >>> 0) % count;
 }

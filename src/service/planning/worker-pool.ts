@@ -76,8 +76,8 @@ let nextId = 1;
 
 /**
  * One planning thread of the process, shared by every Icefront instance in it (tests run many;
- * a thread costs a module load): started with the first instance (and again on the next job
- * after it died), kept alive by the process only while it has jobs.
+ * a thread costs a module load): started by `ready()` (a server's start-up) or its first job, and
+ * again on the next job after it died; kept alive by the process only while loading or working.
  */
 class PlanningThread {
   private worker: Worker | undefined;
@@ -199,24 +199,22 @@ const threadsOf = (count: number): readonly PlanningThread[] => {
 
 let nextEngine = 1;
 let nextSerial = 1;
-/** Each metadata object gets a number once (process-wide); a worker parses it once under that number. */
-const serials = new WeakMap<TableMetadata, number>();
-const texts = new WeakMap<TableMetadata, string>();
-const serialOf = (m: TableMetadata): number => {
-  let s = serials.get(m);
-  if (s === undefined) serials.set(m, (s = nextSerial++));
+/** Each metadata object gets a number once (process-wide), under which a worker parses its JSON once. */
+const shipped = new WeakMap<TableMetadata, { readonly serial: number; text?: string }>();
+const shippedOf = (m: TableMetadata) => {
+  let s = shipped.get(m);
+  if (s === undefined) shipped.set(m, (s = { serial: nextSerial++ }));
   return s;
 };
+const serialOf = (m: TableMetadata): number => shippedOf(m).serial;
 const metadataText = (m: TableMetadata): string => {
-  let t = texts.get(m);
-  if (t === undefined) texts.set(m, (t = stringifyJson(tableMetadataToJson(m))));
-  return t;
+  const s = shippedOf(m);
+  return (s.text ??= stringifyJson(tableMetadataToJson(m)));
 };
 
 export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEngine {
   const count = Math.max(1, options.workers);
   const threads = threadsOf(count);
-  for (const t of threads) t.warm();
   const engineId = nextEngine++;
   const cacheBytes = Math.floor(options.cacheBytes / count);
 
@@ -258,7 +256,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
 
   let closed = false;
   async function run<T>(slot: number, job: PlanJob, extra: Pick<Job, 'op'> & Record<string, unknown>): Promise<T> {
-    if (closed) throw fail('INTERNAL', 'Planning has stopped: the server is shutting down');
+    if (closed) throw fail('SHUTTING_DOWN', 'Planning has stopped: the server is shutting down');
     const context: JobContext = { table: job.table, onContradiction: job.onContradiction, onReport, metadataText, logger: options.logger };
     const done = await threads[slot]!.run({ ...body(job), ...extra } as JobBody, context);
     if (done.error) throw errorFromWire(done.error, 'planning worker');
