@@ -15,7 +15,7 @@
 import type { ComputeCache } from '../../cache/index.js';
 import type { TableIdentifier } from '../../catalogs/index.js';
 import { fail } from '../../errors/index.js';
-import type { TableMetadata } from '../../iceberg/index.js';
+import { jsonLength, type TableMetadata } from '../../iceberg/index.js';
 import type { Metrics } from '../../observability/index.js';
 import { parseScanRequest, resolveScanTarget } from '../../planner/index.js';
 import {
@@ -94,7 +94,7 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
   async function answer(plan: OrderedPlan, ref: PlanRef) {
     const [first, ...rest] = cutPages(plan, limits);
     const inline = pageOf(plan, first!);
-    const budget = options.maxResponseBytes - JSON.stringify(inline).length - ENVELOPE_BYTES;
+    const budget = options.maxResponseBytes - jsonLength(inline) - ENVELOPE_BYTES;
     return { inline, pageTasks: await fitPages(ref, plan, rest, budget, key) };
   }
 

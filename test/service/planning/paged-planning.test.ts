@@ -261,3 +261,23 @@ t.test('auto sends planning to an upstream that advertises /plan and /tasks, and
   await post(local, `${TABLE}/plan`, {});
   t.equal(none.plans().length, 0, 'an upstream without /plan is never asked to plan');
 });
+
+t.test('an upstream task holding an int64 beyond 2^53 and a float with its decimal point is paged with both exact', async (t) => {
+  // written as text: JSON.stringify cannot write 2^53 + 1 or keep 1.0's decimal point
+  const body = JSON.stringify(upstreamPlan(4)).replace('"file-size-in-bytes":100,', '"file-size-in-bytes":9007199254740993,"x-float":1.0,');
+  const { stub } = await pagedUpstream(t, { answer: () => ({ status: 200, body }) });
+  const app = icefront(t, stubCatalogConfig(stub));
+  const res = await post(app, `${TABLE}/plan`, {});
+  t.equal(res.statusCode, 200, res.body.slice(0, 200));
+  // the pages as text: the exact digits and the decimal point are what a client must receive
+  const bodies = [res.body];
+  const queue = [...((res.json() as Answer)['plan-tasks'] ?? [])];
+  while (queue.length > 0) {
+    const r = await post(app, `${TABLE}/tasks`, { 'plan-task': queue.shift() });
+    t.equal(r.statusCode, 200, r.body.slice(0, 200));
+    bodies.push(r.body);
+    queue.push(...((r.json() as Answer)['plan-tasks'] ?? []));
+  }
+  t.match(bodies.join(''), /"file-size-in-bytes":9007199254740993[,}]/, 'the int64 digits pass exactly');
+  t.match(bodies.join(''), /"x-float":1\.0[,}]/, 'the float keeps its decimal point');
+});
