@@ -45,15 +45,33 @@ interface Throughput {
   rps: number;
   p50: string;
   p99: string;
+  /** CPU time the serving process spent per answered request, in µs (undefined: not measured). */
+  cpuUs?: number;
 }
 
-function wrk(url: string, times = 2): Throughput {
+/** user + system CPU time of a process and its threads so far, in µs (proc(5): fields 14, 15, in clock ticks). */
+function cpuTimeUs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticks;
+}
+
+/**
+ * wrk against url, best of `times` runs. With `pid`, also the CPU that process spent per request:
+ * unlike req/s, it hardly moves when something else takes the other core, so it shows what a
+ * change to the proxy itself costs or saves.
+ */
+function wrk(url: string, times = 2, pid?: number): Throughput {
   const runs = Array.from({ length: times }, () => {
+    const before = pid === undefined ? 0 : cpuTimeUs(pid);
     const out = execFileSync(which('wrk')!, ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', url], { encoding: 'utf8' });
+    const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+    const cpuUs = pid === undefined || requests === 0 ? undefined : (cpuTimeUs(pid) - before) / requests;
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
     const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
     if (errors) throw new Error(`${url}: ${errors} non-2xx answers`);
-    return { rps, p50: /\s50%\s+(\S+)/.exec(out)?.[1] ?? '?', p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? '?' };
+    return { rps, p50: /\s50%\s+(\S+)/.exec(out)?.[1] ?? '?', p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? '?', ...(cpuUs !== undefined && { cpuUs }) };
   });
   return runs.sort((a, b) => b.rps - a.rps)[0]!;
 }
@@ -80,7 +98,7 @@ fs.writeFileSync(
   iceCfg,
   `catalogs:\n  demo: { type: filesystem, warehouse: ${JSON.stringify(wh)}, locations: { "s3://icefront-demo/warehouse": ${JSON.stringify(wh)} } }\n  up: { type: rest, uri: "http://127.0.0.1:${staticPort}", planning: upstream }\n`,
 );
-startIcefront(iceCfg, icePort);
+const icefrontProcess = startIcefront(iceCfg, icePort);
 const ice = `http://127.0.0.1:${icePort}`;
 await waitFor(`${ice}/healthz`);
 const body = await (await fetch(`${ice}/v1/demo/${TABLE}`)).text();
@@ -113,8 +131,8 @@ http {
 );
 start(nginx, ['-c', temp('nginx.conf'), '-p', dir]);
 const peers = path.join(import.meta.dirname, 'door-peers.ts');
-start(process.execPath, ['--import', 'tsx', peers, 'http-proxy-3', `http://127.0.0.1:${staticPort}`, temp('hp3.port')]);
-start(process.execPath, ['--import', 'tsx', peers, 'undici', `http://127.0.0.1:${staticPort}`, temp('undici.port')]);
+const hp3Process = start(process.execPath, ['--import', 'tsx', peers, 'http-proxy-3', `http://127.0.0.1:${staticPort}`, temp('hp3.port')]);
+const undiciProcess = start(process.execPath, ['--import', 'tsx', peers, 'undici', `http://127.0.0.1:${staticPort}`, temp('undici.port')]);
 for (const f of ['hp3.port', 'undici.port']) for (let i = 0; i < 200 && !fs.existsSync(temp(f)); i++) await new Promise((r) => setTimeout(r, 50));
 const hp3 = `http://127.0.0.1:${fs.readFileSync(temp('hp3.port'), 'utf8')}`;
 const und = `http://127.0.0.1:${fs.readFileSync(temp('undici.port'), 'utf8')}`;
@@ -131,17 +149,18 @@ const paths = {
 for (const url of Object.values(paths)) await waitFor(url);
 
 console.log(`door: ${os.cpus().length} cores shared by every server and the load generator; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, best of two; body ${body.length} bytes`);
-const rows: Array<[string, keyof typeof paths]> = [
-  ['upstream served directly (nginx static)', 'upstream'],
-  ['nginx proxy_pass', 'nginx'],
-  ['smallest http-proxy-3 proxy', 'hp3'],
-  ['smallest undici proxy', 'undici'],
-  ['Icefront front door (rest, upstream)', 'door'],
+const rows: Array<[string, keyof typeof paths, number | undefined]> = [
+  ['upstream served directly (nginx static)', 'upstream', undefined],
+  ['nginx proxy_pass', 'nginx', undefined],
+  ['smallest http-proxy-3 proxy', 'hp3', hp3Process.pid],
+  ['smallest undici proxy', 'undici', undiciProcess.pid],
+  ['Icefront front door (rest, upstream)', 'door', icefrontProcess.pid],
 ];
 const measured = new Map<keyof typeof paths, Throughput>();
-const show = (label: string, r: Throughput) => console.log(`  ${label.padEnd(42)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.padStart(8)}   p99 ${r.p99.padStart(8)}`);
-for (const [label, key] of rows) {
-  const r = wrk(paths[key]);
+const show = (label: string, r: Throughput) =>
+  console.log(`  ${label.padEnd(42)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.padStart(8)}   p99 ${r.p99.padStart(8)}${r.cpuUs === undefined ? '' : `   ${r.cpuUs.toFixed(0).padStart(4)} µs CPU/req`}`);
+for (const [label, key, pid] of rows) {
+  const r = wrk(paths[key], 2, pid);
   measured.set(key, r);
   show(label, r);
 }
@@ -157,6 +176,8 @@ const pairRatios = pairs.map(([h, l]) => l.rps / h.rps).sort((a, b) => a - b);
 const ratio = (a: keyof typeof paths, b: keyof typeof paths) => (measured.get(a)!.rps / measured.get(b)!.rps).toFixed(2);
 console.log(`  ratio front door ÷ http-proxy-3 proxy       ${ratio('door', 'hp3')}   (goal >= 0.9)`);
 console.log(`  ratio front door ÷ nginx proxy_pass         ${ratio('door', 'nginx')}`);
+const cpu = (key: keyof typeof paths) => measured.get(key)!.cpuUs!;
+console.log(`  CPU per request, http-proxy-3 ÷ front door  ${(cpu('hp3') / cpu('door')).toFixed(2)}   (the throughput ratio the door would have on a quiet core)`);
 console.log(`  ratio load-table ÷ /healthz (one process)   ${pairRatios[1]!.toFixed(2)}   (goal >= 0.7; median of three alternating pairs: ${pairRatios.map((r) => r.toFixed(2)).join(', ')})`);
 
 const base = probe(paths.upstream);
