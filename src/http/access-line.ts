@@ -4,26 +4,18 @@
  * (server.ts RequestLines) carries them without reading pino's bindings back.
  */
 import type { IncomingMessage } from 'node:http';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { lazyChild, type Logger } from '../observability/index.js';
 
 const fields = new WeakMap<IncomingMessage, Readonly<Record<string, unknown>>>();
 
 /**
  * Binds `bindings` to the request's logger (and its reply's) and to its access line. The child
- * logger is made on the first line written through it: most requests write none but the access
- * line, and a pino child serialises (and redacts) its bindings when made, a measurable share of a
- * warm load-table (issue #12 profile).
+ * logger is made on the first line written through it (lazyChild): most requests write none but
+ * the access line.
  */
 export function bindRequestLog(request: FastifyRequest, reply: FastifyReply | undefined, bindings: Readonly<Record<string, unknown>>): void {
-  const parent = request.log;
-  let child: FastifyBaseLogger | undefined;
-  const lazy = new Proxy(parent, {
-    get(_target, prop) {
-      const logger = (child ??= parent.child(bindings));
-      const value = Reflect.get(logger, prop, logger) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(logger) : value;
-    },
-  });
+  const lazy = lazyChild(request.log as Logger, { ...bindings });
   request.log = lazy;
   if (reply) reply.log = lazy;
   fields.set(request.raw, { ...fields.get(request.raw), ...bindings });

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
-import { createLogger, type Logger, type Metrics } from '../observability/index.js';
+import { createLogger, lazyChild, type Logger, type Metrics } from '../observability/index.js';
 import { PLANNING_ENDPOINTS, type Service } from '../service/index.js';
 import { accessLineFields } from './access-line.js';
 import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
@@ -47,6 +47,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     exposeHeadRoutes: false,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     genReqId: requestId,
+    // the request's child logger (bound to its id) is made only if a line is written through it
+    childLoggerFactory: (parent, bindings) => lazyChild(parent as Logger, bindings),
     logController: new RequestLines(logger),
     frameworkErrors: (err, request, reply) => void sendError(request, reply, err),
     clientErrorHandler: (err, socket) => {
@@ -106,11 +108,13 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (!type.startsWith('application/x-www-form-urlencoded')) return done(fail('UNSUPPORTED_MEDIA_TYPE', `Unsupported request content type: ${type || '(none)'}`), undefined);
     readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks on every request: an async hook costs a promise and a turn per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and says nothing;
     // a proxy in front may have read the other). A missing Host Node already refuses.
-    if (hostLines(request.raw.rawHeaders) > 1) throw fail('BAD_REQUEST', 'A request may carry one Host header, not several (RFC 9112 §3.2)');
+    if (hostLines(request.raw.rawHeaders) > 1) done(fail('BAD_REQUEST', 'A request may carry one Host header, not several (RFC 9112 §3.2)'));
+    else done();
   });
   // One hook before any route: with auth on, every request but the open ones (liveness, the
   // token route, which the provider answers) is authenticated, and its route's requirement checked.
@@ -148,8 +152,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       handler: dispatcher(spec, handlers, options.service, passThrough, origin, accessContext),
       // Request durations per spec route template (never the raw path: unbounded label values).
       ...(metrics && {
-        onResponse: async (request: FastifyRequest, reply: FastifyReply) =>
-          metrics.observeHttpRequest({ route: spec.path, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000),
+        onResponse: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+          metrics.observeHttpRequest({ route: spec.path, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000);
+          done();
+        },
       }),
     });
   }
@@ -206,7 +212,7 @@ class RequestLines extends LogController {
   }
 
   override incomingRequest(request: FastifyRequest): void {
-    if (this.isLogDisabled(request) || !(request.log as Logger).isLevelEnabled('debug')) return;
+    if (this.isLogDisabled(request) || !this.#access.isLevelEnabled('debug')) return;
     request.log.debug({ req: { method: request.method, url: loggedUrl(request.raw.url ?? '/'), host: request.host, remoteAddress: request.ip } }, 'incoming request');
   }
 

@@ -41,3 +41,36 @@ export function createLogger(options: LoggerOptions): Logger {
 }
 
 export type { Logger } from 'pino';
+
+const LEVEL_METHODS = new Set<PropertyKey>(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
+/** What a child answers like its parent: its level is the parent's (no `level` option is passed). */
+const LEVEL_READS = new Set<PropertyKey>(['level', 'levelVal', 'levels', 'isLevelEnabled']);
+
+/**
+ * `parent.child(bindings)`, made when a line is first written through it. A pino child
+ * serialises (and redacts) its bindings when it is made, and most requests write no line of
+ * their own (their access line goes through another logger): two children per request were a
+ * measurable share of the front door (issue #12 profile). Reading a method (fastify checks the
+ * methods of every child it is given), asking the level, or writing at a disabled level does
+ * not make it.
+ */
+export function lazyChild<T extends Logger>(parent: T, bindings: Record<string, unknown>): T {
+  let child: T | undefined;
+  const made = (): T => (child ??= parent.child(bindings) as T);
+  return new Proxy(parent, {
+    get(target, prop) {
+      if (child === undefined) {
+        if (LEVEL_READS.has(prop)) {
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        }
+        if (LEVEL_METHODS.has(prop) && !target.isLevelEnabled(prop as string)) return Reflect.get(target, prop, target) as unknown;
+        if (typeof Reflect.get(target, prop, target) === 'function')
+          return (...args: unknown[]) => (Reflect.get(made(), prop) as (...a: unknown[]) => unknown).apply(child, args);
+      }
+      const logger = made();
+      const value = Reflect.get(logger, prop, logger) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(logger) : value;
+    },
+  });
+}

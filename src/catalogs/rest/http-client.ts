@@ -2,6 +2,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { fail, isIcefrontError, type ErrorCode, type IcefrontError } from '../../errors/index.js';
 import type { ByteBudget } from '../../cache/index.js';
 import type { UpstreamResponse } from './upstream-error.js';
+import { Deadlines } from './deadlines.js';
 
 /** Largest upstream body read into memory when the caller names no cap of its own. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -33,6 +34,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNR
  */
 export class UpstreamHttp {
   readonly agent: Agent;
+  readonly #deadlines: Deadlines;
 
   constructor(
     private readonly catalog: string,
@@ -46,13 +48,19 @@ export class UpstreamHttp {
       headersTimeout: requestTimeoutMs,
       bodyTimeout: requestTimeoutMs,
     });
+    this.#deadlines = new Deadlines(requestTimeoutMs);
   }
 
   /** Sends one request and reads the whole body; any status is returned, faults are thrown. */
   async send(method: Dispatcher.HttpMethod, target: Target, what: string, options: SendOptions = {}): Promise<UpstreamResponse> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.requestTimeoutMs);
-    const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+    const deadline = this.#deadlines.begin();
+    // a caller's own signal is combined with the deadline (only AbortSignals combine)
+    let signal: AbortSignal | typeof deadline = deadline;
+    if (options.signal) {
+      const both = new AbortController();
+      deadline.addEventListener('abort', () => both.abort(deadline.reason));
+      signal = AbortSignal.any([both.signal, options.signal]);
+    }
     try {
       const res = await this.agent.request({
         origin: target.origin,
@@ -60,15 +68,15 @@ export class UpstreamHttp {
         method,
         headers: options.headers ?? {},
         body: options.body ?? null,
-        signal,
+        signal: signal as AbortSignal,
       });
       const body = await this.#readBody(res.body, what, options.maxBytes ?? MAX_BODY_BYTES);
       return { status: res.statusCode, headers: res.headers, body };
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
-      throw this.#fault(err, deadline.signal.aborted, what);
+      throw this.#fault(err, deadline.aborted, what);
     } finally {
-      clearTimeout(timer);
+      this.#deadlines.end(deadline);
     }
   }
 

@@ -1,0 +1,41 @@
+import t from 'tap';
+import { createLogger, lazyChild, type Logger } from '../../src/observability/index.js';
+import { logLines } from '../helpers/log-lines.js';
+
+/** The parent's `child` counted: the point of lazyChild is that most requests never call it. */
+function counted(level: string): { logger: Logger; lines: Record<string, unknown>[]; children: () => number } {
+  const { lines, destination } = logLines();
+  const logger = createLogger({ level, destination });
+  let made = 0;
+  const child = logger.child;
+  // pino's children inherit from their parent: the spy keeps `this`, so a child's own children still work
+  logger.child = function (this: Logger, ...args: Parameters<Logger['child']>) {
+    made++;
+    return child.apply(this, args);
+  } as Logger['child'];
+  return { logger, lines, children: () => made };
+}
+
+t.test('a lazy child is made only when a line is written through it', async (t) => {
+  const { logger, lines, children } = counted('info');
+  const lazy = lazyChild(logger, { reqId: 'r-1', catalog: 'demo' });
+  // what fastify does with every request's logger: checks its methods and asks its level
+  for (const method of ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child'] as const) t.equal(typeof lazy[method], 'function');
+  t.equal(lazy.level, 'info');
+  t.equal(lazy.isLevelEnabled('debug'), false);
+  lazy.debug('below the level');
+  t.equal(children(), 0, 'no child for method checks, level reads or a disabled level');
+  lazy.info({ headers: { authorization: 'Bearer secret-token' } }, 'hello');
+  lazy.warn('again');
+  t.equal(children(), 1, 'one child, made once');
+  t.equal(lines.length, 2);
+  t.match(lines[0], { reqId: 'r-1', catalog: 'demo', msg: 'hello', headers: { authorization: '[Redacted]' } }, 'bindings and redaction as a real child');
+  t.match(lines[1], { reqId: 'r-1', msg: 'again' });
+});
+
+t.test('a child of a lazy child carries both bindings', async (t) => {
+  const { logger, lines } = counted('info');
+  const lazy = lazyChild(lazyChild(logger, { reqId: 'r-2' }), { table: 'orders' });
+  lazy.child({ step: 'plan' }).info('planned');
+  t.match(lines[0], { reqId: 'r-2', table: 'orders', step: 'plan', msg: 'planned' });
+});
