@@ -34,8 +34,28 @@ export class WarehouseLayout {
     private readonly root: string,
   ) {}
 
-  /** The namespace directory; NO_SUCH_NAMESPACE when a level is missing or is a table. */
+  /**
+   * The namespace directory; NO_SUCH_NAMESPACE when a level is missing or is a table. A missing
+   * level holding a `.` whose parts name a namespace that exists was most likely sent unencoded:
+   * the message says how levels are separated (REST spec: %1F in paths, `namespace` parameter).
+   */
   async openNamespace(namespace: Namespace): Promise<DirView> {
+    try {
+      return await this.#openNamespace(namespace);
+    } catch (err) {
+      const dotted = namespace.findIndex((level) => level.includes('.') && !level.startsWith('.'));
+      if (dotted === -1 || !isIcefrontError(err, 'NO_SUCH_NAMESPACE')) throw err;
+      const split = namespace.flatMap((level, i) => (i === dotted ? level.split('.') : [level]));
+      if (split.some((level) => level === '') || !(await this.#openNamespace(split).then(() => true, () => false))) throw err;
+      const levels = split.map((level) => JSON.stringify(level)).join(', ');
+      throw fail(
+        'NO_SUCH_NAMESPACE',
+        `${err.message}. The namespace of levels ${levels} exists: a '.' inside a level is part of its name; separate levels with %1F in the URL (${split.map(encodeURIComponent).join('%1F')})`,
+      );
+    }
+  }
+
+  async #openNamespace(namespace: Namespace): Promise<DirView> {
     const rootEntries = await this.listOrUndefined(this.root);
     if (!rootEntries) throw fail('NO_SUCH_WAREHOUSE', 'The warehouse directory does not exist');
     let view: DirView = { dir: this.root, entries: rootEntries };

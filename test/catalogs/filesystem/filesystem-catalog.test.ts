@@ -275,3 +275,19 @@ t.test('refresh-ms: a failed load is never reused, so a table that appears is fo
   writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('new') });
   t.equal((await catalog.loadTable({ namespace: ['db'], name: 't' })).metadata.properties['tag'], 'new');
 });
+
+t.test('a level sent with a dot where levels were meant is told how levels are separated', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(warehouse, { 'db/sub/t/metadata/v1.metadata.json': meta('a'), 'db/has.dot/u/metadata/v1.metadata.json': meta('b') });
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  const message = async (p: Promise<unknown>) => p.then(() => 'no error', (err: Error) => (isIcefrontError(err, 'NO_SUCH_NAMESPACE') ? err.message : `other: ${String(err)}`));
+  const hinted = await message(catalog.loadTable({ namespace: ['db.sub'], name: 't' }));
+  t.match(hinted, /^Namespace does not exist: db\.sub\. /, 'still NO_SUCH_NAMESPACE, naming what was asked');
+  t.match(hinted, /"db", "sub" exists/);
+  t.match(hinted, /%1F/);
+  t.match(hinted, /db%1Fsub/, 'with the path to send');
+  // no hint when the split does not exist either, or when the dotted level is real
+  t.equal(await message(catalog.listTables(['db.nope'])), 'Namespace does not exist: db.nope');
+  t.same(await catalog.listTables(['db', 'has.dot']), [{ namespace: ['db', 'has.dot'], name: 'u' }]);
+  t.equal(await message(catalog.listTables(['db', 'has.dot', 'x'])), 'Namespace does not exist: db.has.dot.x');
+});
