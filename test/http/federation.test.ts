@@ -290,6 +290,25 @@ t.test('local planning for an upstream whose tables live in local files: read th
   t.notOk(outside.body.includes(base + '/other'), 'the error names no local root');
 });
 
+t.test('local planning of a table Icefront cannot read (gs://) is a 406 naming the catalog and the fix, not a 403', async (t) => {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-gs-')));
+  buildWarehouse(base, 'gs://some-bucket/wh');
+  const stub = await startUpstreamStub({ tables: [stubTableFromDir(path.join(base, 'sales/returns/metadata'), ['sales'], 'returns')] });
+  const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'gcs', planning: 'local' })])).app;
+  t.teardown(async () => {
+    await front.close();
+    await stub.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+  const res = await post(front, '/v1/gcs/namespaces/sales/tables/returns/plan', {});
+  t.equal(res.statusCode, 406, 'the configuration cannot serve it: not the caller\'s authorization problem');
+  const error = JSON.parse(res.body).error as { type: string; message: string };
+  t.equal(error.type, 'UnsupportedOperationException');
+  t.match(error.message, /Catalog "gcs"/, 'names the catalog');
+  t.match(error.message, /planning: upstream/, 'and the fix');
+  t.match(error.message, /gs:\/\/some-bucket\/wh/, 'and the location it cannot read');
+});
+
 t.test('a dot segment (raw or percent-encoded) under an upstream catalog is a 400 and never reaches the upstream', async (t) => {
   const stub = await startUpstreamStub({});
   const front = buildIcefront(configOf([stubCatalogConfig(stub, { name: 'up' })])).app;

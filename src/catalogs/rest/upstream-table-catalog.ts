@@ -25,10 +25,20 @@ export function upstreamTableCatalog(
   const unsupported = (): never => {
     throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}" is served by its upstream`);
   };
+  // A table Icefront cannot read is this catalog's configuration problem, not the caller's
+  // authorization problem: a 406 naming the catalog and the fix, never S3's 403 for a non-S3 path.
+  const cannotRead = (location: string, why: string): never => {
+    throw fail(
+      'UNSUPPORTED_OPERATION',
+      `Catalog "${name}" plans locally (planning: ${config.planning}), but Icefront cannot read this table's files at ${location}: ${why}. ` +
+        `Set planning: upstream for this catalog to let the upstream plan, or make its files readable to Icefront`,
+    );
+  };
   const tableIO = (location: string, vended: Readonly<Record<string, string>>): FileIO => {
-    if (normalizeLocation(location).kind !== 'local') return s3FileIOFromTableConfig(vended, config.storage?.s3, { timeoutMs: config.requestTimeoutMs });
-    if (!localIO) throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}" has no storage.local roots, so Icefront cannot read ${location} to plan it`);
-    return localIO;
+    const normal = normalizeLocation(location);
+    if (normal.kind === 'local') return localIO ?? cannotRead(location, 'the catalog has no storage.local roots');
+    if (normal.kind !== 'remote' || !normal.text.startsWith('s3://')) return cannotRead(location, 'it reads S3 (s3://, s3a://, s3n://) and local files only');
+    return s3FileIOFromTableConfig(vended, config.storage?.s3, { timeoutMs: config.requestTimeoutMs });
   };
   return {
     name,
