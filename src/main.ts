@@ -54,7 +54,11 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
     if (catalogConfig.type === 'rest') {
       const local = catalogConfig.storage?.local;
       upstreams.set(name, {
-        upstream: createRestUpstream(catalogConfig, { bufferBudget, ...(logger && { logger }) }),
+        upstream: createRestUpstream(catalogConfig, {
+          bufferBudget,
+          observeCall: (outcome, seconds) => metrics.observeUpstreamCall(name, outcome, seconds),
+          ...(logger && { logger }),
+        }),
         config: catalogConfig,
         ...(local && { localIO: createLocalFileIO({ roots: local.roots, remaps: local.locations }) }),
       });

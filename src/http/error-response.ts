@@ -18,7 +18,11 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', message: 'Request body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', message: 'Request body is empty but declared as JSON' },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported request content type' },
+  // a body whose Content-Type is absent or not a media type (server.ts words the other case alike)
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: "Request bodies are JSON: send the header Content-Type: application/json (this request's Content-Type is missing or malformed)",
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'BAD_REQUEST', message: 'Request body length does not match Content-Length' },
   FST_ERR_BAD_URL: { code: 'BAD_REQUEST', message: 'Malformed percent-encoding in the request path' },
   FST_ERR_MAX_PARAM_LENGTH: { code: 'BAD_REQUEST', message: 'A path segment is too long' },
@@ -57,6 +61,8 @@ function toIcefrontLike(err: unknown): { code: ErrorCode; message: string } {
   return { code: 'INTERNAL', message: 'Internal server error' };
 }
 
+const UPSTREAM_FAULTS = new Set<ErrorCode>(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'UPSTREAM_BAD_GATEWAY', 'UPSTREAM_BUSY']);
+
 /**
  * The one place an error becomes a response: the error handler, the not-found handler, the 405
  * answer and fastify's framework errors all end here.
@@ -64,11 +70,15 @@ function toIcefrontLike(err: unknown): { code: ErrorCode; message: string } {
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, headers: Record<string, string> = {}): FastifyReply {
   // wire-format §7: an upstream's ErrorModel passes through with its status, byte for byte.
   if (isUpstreamResponseError(err) && err.errorModel) {
-    request.log.info({ errorType: err.type, status: err.status, upstream: true }, err.message);
+    // the request's logger is bound to its catalog (and `upstream`) already: no key twice in a line
+    request.log.info({ errorType: err.type, status: err.status }, err.message);
     return reply.code(err.status).headers(headers).type('application/json').send(err.upstream.body);
   }
   const model = toErrorModel(err);
-  if (model.code >= 500) request.log.error({ err }, model.message);
+  // An upstream that is down, slow or broken is the upstream's trouble, not Icefront's: one
+  // warning per request, without a stack (the message names the catalog and the cause).
+  if (isIcefrontError(err) && UPSTREAM_FAULTS.has(err.code)) request.log.warn({ errorType: model.type, status: model.code }, model.message);
+  else if (model.code >= 500) request.log.error({ err }, model.message);
   else request.log.info({ errorType: model.type, status: model.code }, model.message);
   const body: IcebergErrorResponse = { error: model };
   return reply.code(model.code).headers({ ...challenge(err), ...retryAfter(err), ...headers }).type('application/json').send(JSON.stringify(body));

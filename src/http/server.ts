@@ -37,6 +37,7 @@ export interface BuildServerOptions {
 const MAX_PATH_SEGMENT = 16 * 1024;
 const HEALTH: SpecPath = { path: '/healthz', methods: ['GET'] };
 const METRICS: SpecPath = { path: '/metrics', methods: ['GET'] };
+const TOKEN_PATH = '/v1/oauth/tokens';
 
 /** The fastify app serving the REST catalog read API. It does not listen; the caller does. */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
@@ -104,8 +105,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       }, (err: Error) => done(err, undefined));
       return;
     }
+    // Only the OAuth token route takes a form (RFC 6749 §4.4.2); every other body is JSON, and a
+    // client that forgot the header (curl -d sends a form type) is told so, not that its JSON is wrong.
     const type = String(request.headers['content-type'] ?? '');
-    if (!type.startsWith('application/x-www-form-urlencoded')) return done(fail('UNSUPPORTED_MEDIA_TYPE', `Unsupported request content type: ${type || '(none)'}`), undefined);
+    if (!type.startsWith('application/x-www-form-urlencoded') || rawPath(request.raw.url ?? '/') !== TOKEN_PATH)
+      return done(fail('UNSUPPORTED_MEDIA_TYPE', `Request bodies are JSON: send the header Content-Type: application/json (this request's Content-Type is ${type ? `'${type.slice(0, 100)}'` : 'missing'})`), undefined);
     readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));
   });
   // Callback-style hooks on every request: an async hook costs a promise and a turn per request.
@@ -139,21 +143,24 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   );
 
   const passThrough = createPassThrough();
+  const observeUpstream = metrics && ((catalog: string, outcome: number | string, seconds: number) => metrics.observeUpstreamCall(catalog, outcome, seconds));
   app.addHook('onClose', async () => passThrough.close());
   const origin = createOrigin(options.origin ?? {});
   const handlers = new Map(catalogRoutes(options.service, auth?.tokenEndpoint));
   handlers.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
-  if (auth?.tokenEndpoint !== undefined) handlers.set('POST /v1/oauth/tokens', tokenRoute(auth.tokenEndpoint));
+  if (auth?.tokenEndpoint !== undefined) handlers.set(`POST ${TOKEN_PATH}`, tokenRoute(auth.tokenEndpoint));
   if (metrics) handlers.set(`GET ${METRICS.path}`, async (ctx) => ctx.reply.code(200).type(metrics.contentType).send(await metrics.render()));
   for (const spec of paths) {
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, handlers, options.service, passThrough, origin, accessContext),
+      handler: dispatcher(spec, handlers, options.service, passThrough, origin, accessContext, observeUpstream),
       // Request durations per spec route template (never the raw path: unbounded label values).
       ...(metrics && {
         onResponse: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-          metrics.observeHttpRequest({ route: spec.path, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000);
+          const catalog = accessLineFields(request)?.catalog;
+          const known = typeof catalog === 'string' && options.service.hasCatalog(catalog) ? catalog : '';
+          metrics.observeHttpRequest({ catalog: known, route: spec.path, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000);
           done();
         },
       }),
@@ -168,7 +175,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
  * not serve → 406 (after the prefix is checked); a method the spec does not define → 405.
  * HEAD on a path whose spec defines GET but no HEAD is answered as GET without the body.
  */
-function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>, service: Service, passThrough: PassThrough, origin: Origin, access: AccessContext | undefined) {
+function dispatcher(
+  spec: SpecPath,
+  handlers: ReadonlyMap<string, RouteHandler>,
+  service: Service,
+  passThrough: PassThrough,
+  origin: Origin,
+  access: AccessContext | undefined,
+  observeUpstream: ((catalog: string, outcome: number | string, seconds: number) => void) | undefined,
+) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
@@ -182,7 +197,7 @@ function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>,
     if (upstream !== undefined && spec.methods.includes(method)) {
       // Icefront plans for upstreams that cannot; everything else goes to the upstream.
       const local = PLANNING.has(`${method} ${spec.path}`) && (await service.federation.servesPlanning(upstream, callerOf(ctx).authorization));
-      if (!local || !handler) return forwardToUpstream(ctx, upstream, service, passThrough);
+      if (!local || !handler) return forwardToUpstream(ctx, upstream, service, passThrough, observeUpstream);
     }
     if (handler) return handler(ctx);
     if (spec.methods.includes(method)) {

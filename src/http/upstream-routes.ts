@@ -52,7 +52,13 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** `.` or `..`, raw or percent-encoded (any case): a segment a URL parser would resolve away. */
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
-export async function forwardToUpstream(ctx: RouteContext, prefix: string, service: Service, passThrough: PassThrough): Promise<FastifyReply> {
+export async function forwardToUpstream(
+  ctx: RouteContext,
+  prefix: string,
+  service: Service,
+  passThrough: PassThrough,
+  observe?: (catalog: string, outcome: number | string, seconds: number) => void,
+): Promise<FastifyReply> {
   const { request, reply, specPath } = ctx;
   const url = request.raw.url ?? '/';
   // A forwarded path is never normalised (RFC 3986 §5.2.4 would turn `tables/%2e%2e` into the
@@ -62,7 +68,7 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
   const caller = typeof request.headers.authorization === 'string' ? request.headers.authorization : undefined;
   bindRequestLog(request, undefined, { catalog: prefix, upstream: true });
   if (request.method === 'GET' && `GET ${specPath}` === ENDPOINTS.loadTable) {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { 'x-request-id': request.id };
     for (const name of FORWARDED_TO_LOAD) {
       const v = request.headers[name];
       if (typeof v === 'string') headers[name] = v;
@@ -82,7 +88,7 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
             const ns = entry !== null && typeof entry === 'object' ? (entry as { namespace?: unknown }).namespace : undefined;
             return levels(ns) && keep(ns);
           };
-    const answer = await service.federation.listing(prefix, rawRest(url), caller, listed, keepEntry);
+    const answer = await service.federation.listing(prefix, rawRest(url), caller, listed, keepEntry, { 'x-request-id': request.id });
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   }
   const method = request.method === 'HEAD' ? 'GET' : request.method;
@@ -92,7 +98,13 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
     body ??= await readBody(request.raw, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);
     transactionTables(parsedJson(body));
   }
-  const upstreamTarget = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
+  const found = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
+  // the upstream's logs name the request as Icefront's do (a caller's own sane X-Request-Id, or Icefront's)
+  const upstreamTarget = {
+    ...found,
+    setHeaders: { ...found.setHeaders, 'x-request-id': request.id },
+    ...(observe && { observe: (outcome: number | string, seconds: number) => observe(prefix, outcome, seconds) }),
+  };
   // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
   const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
   // The turn is held until the client's response closes, so a streamed exchange counts as long as it lasts.

@@ -4,5 +4,6 @@ export {
   type CacheMetrics,
   type HttpRequestLabels,
   type MetricCounter,
+  type UpstreamCallObserver,
   type Metrics,
 } from './metrics.js';

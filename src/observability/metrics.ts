@@ -23,6 +23,8 @@ export interface MetricCounter {
 }
 
 export interface HttpRequestLabels {
+  /** The configured catalog the request addressed, '' for none (never an unknown prefix: unbounded). */
+  readonly catalog: string;
   /** The spec route template, e.g. `/v1/{prefix}/namespaces/{namespace}/tables/{table}/plan`; never a raw URL. */
   readonly route: string;
   readonly method: string;
@@ -48,7 +50,15 @@ export interface Metrics {
   /** Data files whose column metrics contradicted themselves and were ignored for pruning. */
   readonly contradictoryMetrics: MetricCounter;
   observeHttpRequest(labels: HttpRequestLabels, seconds: number): void;
+  /**
+   * One call to an upstream catalog, Icefront's own or a streamed one (until its answer's head):
+   * `outcome` is the HTTP status, or the error code when there was none (UPSTREAM_TIMEOUT, …).
+   */
+  observeUpstreamCall(catalog: string, outcome: number | string, seconds: number): void;
 }
+
+/** How an upstream call ended, as observeUpstreamCall is told. */
+export type UpstreamCallObserver = (outcome: number | string, seconds: number) => void;
 
 /** Seconds; planning a large table can take tens of seconds, so the tail reaches a minute. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -82,10 +92,18 @@ export function createMetrics(): Metrics {
   const httpDuration = new Histogram({
     name: 'icefront_http_request_duration_seconds',
     help: 'HTTP request duration by spec route template, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
+    labelNames: ['catalog', 'route', 'method', 'status'] as const,
     buckets: HTTP_BUCKETS,
     registers,
   });
+  const upstreamDuration = new Histogram({
+    name: 'icefront_upstream_request_duration_seconds',
+    help: 'Calls to upstream catalogs by catalog and outcome (HTTP status, or the error code when the call failed: UPSTREAM_TIMEOUT, UPSTREAM_UNAVAILABLE, UPSTREAM_BAD_GATEWAY); streamed calls until their answer began.',
+    labelNames: ['catalog', 'outcome'] as const,
+    buckets: HTTP_BUCKETS,
+    registers,
+  });
+  const upstreamChildren = new Map<string, { observe(value: number): void }>();
 
   const httpChildren = new Map<string, { observe(value: number): void }>();
 
@@ -129,9 +147,15 @@ export function createMetrics(): Metrics {
     observeHttpRequest: (labels, seconds) => {
       // one labelled child per (route, method, status), looked up by a string: prom-client's own
       // lookup hashes the label object on every observation
-      const key = `${labels.route} ${labels.method} ${labels.status}`;
+      const key = `${labels.catalog}\0${labels.route} ${labels.method} ${labels.status}`;
       let child = httpChildren.get(key);
-      if (!child) httpChildren.set(key, (child = httpDuration.labels(labels.route, labels.method, String(labels.status))));
+      if (!child) httpChildren.set(key, (child = httpDuration.labels(labels.catalog, labels.route, labels.method, String(labels.status))));
+      child.observe(seconds);
+    },
+    observeUpstreamCall: (catalog, outcome, seconds) => {
+      const key = `${catalog}\0${outcome}`;
+      let child = upstreamChildren.get(key);
+      if (!child) upstreamChildren.set(key, (child = upstreamDuration.labels(catalog, String(outcome))));
       child.observe(seconds);
     },
   };

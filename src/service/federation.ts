@@ -144,13 +144,20 @@ export class Federation {
    * the answer, `next-page-token` included, is kept. For callers who may see part of a listing;
    * everyone else's listings stream. Upstream errors pass as in loadTable.
    */
-  async listing(name: string, rawRest: string, callerAuthorization: string | undefined, field: 'namespaces' | 'identifiers', keep: (entry: unknown) => boolean): Promise<UpstreamReply> {
+  async listing(
+    name: string,
+    rawRest: string,
+    callerAuthorization: string | undefined,
+    field: 'namespaces' | 'identifiers',
+    keep: (entry: unknown) => boolean,
+    headers: Readonly<Record<string, string>> = {},
+  ): Promise<UpstreamReply> {
     const { upstream } = this.get(name);
     await upstream.fetchConfig(callerAuthorization);
     const auth = await upstream.authHeaders(callerAuthorization);
     let response;
     try {
-      response = await upstream.request('GET', upstream.upstreamPath(rawRest), { headers: { accept: 'application/json', ...auth } });
+      response = await upstream.request('GET', upstream.upstreamPath(rawRest), { headers: { accept: 'application/json', ...headers, ...auth } });
     } catch (err) {
       if (isUpstreamResponseError(err) && err.errorModel) return { status: err.upstream.status, headers: pick(err.upstream.headers), body: err.upstream.body };
       throw err;

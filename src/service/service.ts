@@ -51,6 +51,8 @@ export interface Service {
   getConfig(warehouse: string | undefined): CatalogConfigResponse;
   /** The catalog a `/v1/config` request is about: `warehouse`, or the only local catalog; undefined when it cannot tell. */
   configTarget(warehouse: string | undefined): string | undefined;
+  /** Whether `name` is a configured catalog (its own or an upstream's prefix). */
+  hasCatalog(name: string): boolean;
   /** Children of `parent`; `keep` (the caller's sight) filters them before pagination. */
   listNamespaces(prefix: string, parent: Namespace, page: PageRequest, keep?: (namespace: Namespace) => boolean): Promise<ListNamespacesResponse>;
   loadNamespace(prefix: string, namespace: Namespace): Promise<GetNamespaceResponse>;
@@ -134,6 +136,10 @@ export function createService(options: ServiceOptions): Service {
     getConfig(warehouse) {
       const prefix = prefixForWarehouse(catalogs, warehouse);
       return catalogConfig(prefix, catalogs.get(prefix)!);
+    },
+
+    hasCatalog(name) {
+      return catalogs.has(name) || federation.has(name);
     },
 
     configTarget(warehouse) {

@@ -135,6 +135,13 @@ t.test('routing and error envelopes', { skip }, async (t) => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const token = await app.inject({ method: 'POST', url: '/v1/oauth/tokens', headers: form, payload: 'grant_type=client_credentials' });
     assertError(t, token, 406, 'UnsupportedOperationException', 'the deprecated OAuth token route');
+    // curl -d sends a form type: the caller is told about the header, not that its JSON is wrong
+    const formPlan = await app.inject({ method: 'POST', url: '/v1/awk/namespaces', headers: form, payload: '{"namespace":["x"]}' });
+    assertError(t, formPlan, 415, 'UnsupportedMediaTypeException', 'a JSON body sent as a form');
+    t.match(formPlan.json().error.message, /Content-Type: application\/json.*'application\/x-www-form-urlencoded'/);
+    const untyped = await app.inject({ method: 'POST', url: '/v1/awk/namespaces', headers: { 'content-type': '' }, payload: '{"namespace":["x"]}' });
+    t.equal(untyped.statusCode, 415, 'a body without Content-Type');
+    t.match(untyped.json().error.message, /Content-Type: application\/json.*missing/);
   });
 
   t.test('every response carries a request id, echoed from a sane X-Request-Id', async (t) => {

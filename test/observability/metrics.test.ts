@@ -69,7 +69,7 @@ const PLAN_ROUTE = '/v1/{prefix}/namespaces/{namespace}/tables/{table}/plan';
 
 t.test('render() is valid Prometheus text with HELP and TYPE for every Icefront metric', async (t) => {
   const metrics = createMetrics();
-  metrics.observeHttpRequest({ route: PLAN_ROUTE, method: 'POST', status: 200 }, 0.03);
+  metrics.observeHttpRequest({ catalog: 'demo', route: PLAN_ROUTE, method: 'POST', status: 200 }, 0.03);
   createComputeCache<string>({ maxBytes: 10, sizeOf: (s) => s.length, name: 'manifests', metrics: metrics.cache });
   const exp = parseExposition(await metrics.render());
   for (const [name, type] of Object.entries(REQUIRED)) {
@@ -129,9 +129,9 @@ t.test('a cache wired to the metrics reports hits, misses, coalescing, bytes and
 
 t.test('HTTP durations land in the histogram under the route template, method and status', async (t) => {
   const metrics = createMetrics();
-  metrics.observeHttpRequest({ route: PLAN_ROUTE, method: 'POST', status: 200 }, 0.2);
-  metrics.observeHttpRequest({ route: PLAN_ROUTE, method: 'POST', status: 200 }, 3);
-  metrics.observeHttpRequest({ route: PLAN_ROUTE, method: 'POST', status: '404' }, 0.001);
+  metrics.observeHttpRequest({ catalog: 'demo', route: PLAN_ROUTE, method: 'POST', status: 200 }, 0.2);
+  metrics.observeHttpRequest({ catalog: 'demo', route: PLAN_ROUTE, method: 'POST', status: 200 }, 3);
+  metrics.observeHttpRequest({ catalog: 'demo', route: PLAN_ROUTE, method: 'POST', status: '404' }, 0.001);
   const exp = parseExposition(await metrics.render());
   const ok = { route: PLAN_ROUTE, method: 'POST', status: '200' };
   t.equal(valueOf(exp, 'icefront_http_request_duration_seconds_count', ok), 2);

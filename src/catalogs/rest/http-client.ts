@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { fail, isIcefrontError, type ErrorCode, type IcefrontError } from '../../errors/index.js';
 import type { ByteBudget } from '../../cache/index.js';
+import type { UpstreamCallObserver } from '../../observability/index.js';
 import type { UpstreamResponse } from './upstream-error.js';
 import { Deadlines } from './deadlines.js';
 
@@ -42,6 +43,8 @@ export class UpstreamHttp {
     private readonly requestTimeoutMs: number,
     /** Bytes all upstream answers being read may hold at once (shared by every upstream). */
     private readonly budget?: ByteBudget,
+    /** Told how each call ended and how long it took (`/metrics`). */
+    private readonly observe?: UpstreamCallObserver,
   ) {
     this.agent = new Agent({
       connect: { timeout: connectTimeoutMs },
@@ -54,6 +57,7 @@ export class UpstreamHttp {
   /** Sends one request and reads the whole body; any status is returned, faults are thrown. */
   async send(method: Dispatcher.HttpMethod, target: Target, what: string, options: SendOptions = {}): Promise<UpstreamResponse> {
     const deadline = this.#deadlines.begin();
+    const started = performance.now();
     // a caller's own signal is combined with the deadline (only AbortSignals combine)
     let signal: AbortSignal | typeof deadline = deadline;
     if (options.signal) {
@@ -71,10 +75,13 @@ export class UpstreamHttp {
         signal: signal as AbortSignal,
       });
       const body = await this.#readBody(res.body, what, options.maxBytes ?? MAX_BODY_BYTES);
+      this.observe?.(res.statusCode, (performance.now() - started) / 1000);
       return { status: res.statusCode, headers: res.headers, body };
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
-      throw this.#fault(err, deadline.aborted, what);
+      const fault = this.#fault(err, deadline.aborted, what);
+      this.observe?.(fault.code, (performance.now() - started) / 1000);
+      throw fault;
     } finally {
       this.#deadlines.end(deadline);
     }

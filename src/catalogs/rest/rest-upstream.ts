@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { singleFlight, type ByteBudget, type SingleFlight } from '../../cache/index.js';
 import type { RestCatalogConfig } from '../../config/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
-import type { Logger } from '../../observability/index.js';
+import type { Logger, UpstreamCallObserver } from '../../observability/index.js';
 import { buildClientConfig, rewriteProperties, type ClientConfigResponse, type RewriteContext } from './client-config.js';
 import { UpstreamHttp, type SendOptions, type Target } from './http-client.js';
 import { encodeNamespace, encodeSegment, toUpstreamPath } from './paths.js';
@@ -24,6 +24,8 @@ export interface RestUpstreamOptions {
   readonly bufferBudget?: ByteBudget;
   /** Clock for cache lifetimes (config TTL, OAuth2 token expiry); `Date.now` by default. */
   readonly now?: () => number;
+  /** Told of every call Icefront makes to this upstream (`/metrics`, labelled by catalog). */
+  readonly observeCall?: UpstreamCallObserver;
 }
 
 export interface UpstreamRequestOptions extends SendOptions {
@@ -107,7 +109,7 @@ class RestUpstreamClient implements RestUpstream {
     });
     this.#now = options.now ?? Date.now;
     this.#log = options.logger?.child({ catalog: config.name });
-    this.#http = new UpstreamHttp(config.name, config.connectTimeoutMs, config.requestTimeoutMs, options.bufferBudget);
+    this.#http = new UpstreamHttp(config.name, config.connectTimeoutMs, config.requestTimeoutMs, options.bufferBudget, options.observeCall);
     this.#auth = new UpstreamAuthenticator(config.auth, this.#http, config.name, this.#now);
     this.#configFlight = singleFlight({ name: `upstream-config:${config.name}` });
   }
@@ -214,10 +216,8 @@ class RestUpstreamClient implements RestUpstream {
     try {
       return await work();
     } catch (err) {
-      if (isIcefrontError(err)) {
-        const level = err.status >= 500 ? 'warn' : 'debug';
-        this.#log?.[level]({ code: err.code, status: err.status }, err.message);
-      }
+      // debug only: the request this call served logs it once, as it is answered (http/error-response.ts)
+      if (isIcefrontError(err)) this.#log?.debug({ code: err.code, status: err.status }, err.message);
       throw err;
     }
   }

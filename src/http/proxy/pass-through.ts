@@ -24,6 +24,8 @@ export interface PassThroughTarget {
   readonly timeoutMs: number;
   /** The request body, when Icefront already read it from the client (else it is streamed). */
   readonly body?: string;
+  /** Told how the upstream answered (its status, or the error code of a failure) and when its head came. */
+  readonly observe?: (outcome: number | string, seconds: number) => void;
 }
 
 /** RFC 9110 §7.6.1 hop-by-hop fields, plus proxy-specific ones a client must not steer. */
@@ -45,7 +47,15 @@ export function createPassThrough(): PassThrough {
   // its credentials, elsewhere) is a 502; an error that is not JSON (a stack trace, S3's XML) is
   // wrapped in an ErrorModel with the upstream's status. Ending the response here stops the pipe.
   // Set-Cookie never passes: Icefront's callers hold no session with its upstreams.
-  proxy.on('proxyRes', (proxyRes, _req, res) => {
+  const observed = new WeakMap<IncomingMessage, { readonly started: number; readonly observe: NonNullable<PassThroughTarget['observe']> }>();
+  const observeOnce = (req: IncomingMessage, outcome: number | string) => {
+    const o = observed.get(req);
+    if (o === undefined) return;
+    observed.delete(req);
+    o.observe(outcome, (performance.now() - o.started) / 1000);
+  };
+  proxy.on('proxyRes', (proxyRes, req, res) => {
+    observeOnce(req, proxyRes.statusCode ?? 502);
     // An upstream body cut short (reset after part of its Content-Length) breaks the client's
     // response too, instead of leaving the client waiting for bytes that never come.
     proxyRes.once('close', () => {
@@ -83,12 +93,14 @@ export function createPassThrough(): PassThrough {
         .filter((n) => n !== '');
       for (const name of [...named, ...HOP_BY_HOP, ...target.dropHeaders]) delete req.headers[name];
       timeouts.set(req, target.timeoutMs);
+      if (target.observe) observed.set(req, { started: performance.now(), observe: target.observe });
       // The request timeout bounds the whole exchange, not only each idle gap: an upstream that
       // drips a byte at a time is cut off too (before its head: 504; after it: a broken response).
       const deadline = setTimeout(() => {
         const upstreamRequest = upstreamRequests.get(req);
         if (upstreamRequest) upstreamRequest.destroy(timedOut());
         else if (!res.headersSent) respondWithError(res, upstreamFailure(timedOut(), target.timeoutMs), request);
+        observeOnce(req, 'UPSTREAM_TIMEOUT');
         if (res.headersSent) res.destroy();
       }, target.timeoutMs);
       return new Promise<void>((resolve) => {
@@ -106,7 +118,9 @@ export function createPassThrough(): PassThrough {
             ...(target.body !== undefined && { buffer: Readable.from([Buffer.from(target.body)]) }),
           },
           (err: Error, _req: IncomingMessage, out: ServerResponse | Socket) => {
-            respondWithError(out, upstreamFailure(err, target.timeoutMs), request);
+            const failure = upstreamFailure(err, target.timeoutMs);
+            observeOnce(req, failure.code);
+            respondWithError(out, failure, request);
             resolve();
           },
         );
