@@ -7,7 +7,7 @@ import { AccessPolicy, createAuthenticator, describeAuth, PrincipalLimits } from
 import { createByteBudget, createComputeCache } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
-import { createLogger, createMetrics, type Logger, type Metrics } from './observability/index.js';
+import { createLogger, createMetrics, createTracing, TRACING_OFF, type Logger, type Metrics, type SpanExporter, type Tracing } from './observability/index.js';
 import { createLocalFileIO } from './storage/index.js';
 import {
   createLocalPlanEngine,
@@ -46,7 +46,7 @@ const DEFAULT_UPSTREAM_BUFFER_BYTES = 256 * 1024 * 1024;
  * planning workers when there are any), 10% for upstream plans being paged. Upstream answers
  * read whole share `server.upstream-buffer-bytes`.
  */
-export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger): Service {
+export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger, tracing: Tracing = TRACING_OFF): Service {
   const catalogs = new Map<string, Catalog>();
   const upstreams = new Map<string, UpstreamCatalog>();
   const bufferBudget = createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES);
@@ -57,6 +57,7 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
         upstream: createRestUpstream(catalogConfig, {
           bufferBudget,
           observeCall: (outcome, seconds) => metrics.observeUpstreamCall(name, outcome, seconds),
+          tracing,
           ...(logger && { logger }),
         }),
         config: catalogConfig,
@@ -65,17 +66,18 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
     } else catalogs.set(name, createFilesystemCatalog(catalogConfig));
   }
   const budget = config.planning.cacheBytes;
-  const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * 0.1), sizeOf: orderedPlanBytes, metrics: metrics.cache });
+  const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * 0.1), sizeOf: orderedPlanBytes, metrics: metrics.cache, tracing });
   const workers = config.planning.workers ?? defaultPlanningWorkers();
   const engine =
     workers > 0
       ? createWorkerPlanEngine({ workers, cacheBytes: budget, metrics, ...(logger && { logger }) })
-      : createLocalPlanEngine({ ...createPlanningCaches(budget, metrics), metrics });
+      : createLocalPlanEngine({ ...createPlanningCaches(budget, metrics, tracing), metrics });
   const key = tokenKey(config.planning);
   return createService({
     catalogs,
     upstreams,
     upstreamPlanCache,
+    tracing,
     planning: {
       batchSize: config.planning.batchSize,
       maxResponseBytes: config.planning.maxResponseBytes,
@@ -87,10 +89,15 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
   });
 }
 
-export function buildIcefront(config: Config, options: { logger?: Logger } = {}): Icefront {
+export function buildIcefront(config: Config, options: { logger?: Logger; spanExporter?: SpanExporter } = {}): Icefront {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const metrics = createMetrics();
-  const service = buildService(config, metrics, logger);
+  // tracing.otlp-endpoint (or a test's exporter) turns spans on; off, callers' trace context still passes
+  const tracing =
+    config.tracing?.otlpEndpoint || options.spanExporter
+      ? createTracing({ ...config.tracing, ...(options.spanExporter && { exporter: options.spanExporter }) })
+      : TRACING_OFF;
+  const service = buildService(config, metrics, logger, tracing);
   const { publicUrl, trustedProxies } = config.server;
   const auth = config.auth && {
     authenticator: createAuthenticator(config.auth),
@@ -103,10 +110,14 @@ export function buildIcefront(config: Config, options: { logger?: Logger } = {})
     logger,
     bodyLimit: config.server.bodyLimit,
     metrics,
+    tracing,
     origin: { ...(publicUrl && { publicUrl }), ...(trustedProxies && { trustedProxies }) },
     ...(auth && { auth }),
   });
-  app.addHook('onClose', () => service.close());
+  app.addHook('onClose', async () => {
+    await service.close();
+    await tracing.shutdown();
+  });
   // The planning threads start loading now, so a first plan does not wait for them; a failed
   // start fails that plan (500) and `ready()` (startIcefront) says so.
   const ready = service.ready();

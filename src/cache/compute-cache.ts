@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { fail } from '../errors/index.js';
-import type { CacheMetrics } from '../observability/index.js';
+import type { CacheMetrics, Tracing } from '../observability/index.js';
 import { Flights, type FlightOptions } from './flights.js';
 
 export interface ComputeCacheOptions<V> {
@@ -11,6 +11,8 @@ export interface ComputeCacheOptions<V> {
   /** Names the cache in metrics; unique per metrics instance. */
   readonly name: string;
   readonly metrics?: CacheMetrics;
+  /** A span for each get that waits on another's computation (a coalesced get). */
+  readonly tracing?: Tracing;
 }
 
 /**
@@ -49,7 +51,7 @@ interface Entry<V> {
 }
 
 export function createComputeCache<V>(options: ComputeCacheOptions<V>): ComputeCache<V> {
-  const { maxBytes, sizeOf, name, metrics } = options;
+  const { maxBytes, sizeOf, name, metrics, tracing } = options;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
     throw fail('INTERNAL', `cache ${name}: maxBytes must be a non-negative integer, got ${maxBytes}`);
   }
@@ -86,8 +88,12 @@ export function createComputeCache<V>(options: ComputeCacheOptions<V>): ComputeC
         metrics?.hit(name);
         return Promise.resolve(hit.value);
       }
-      if (getOptions?.store === false) return flights.run(key, () => compute().then((value) => ({ value, size: 0 })), getOptions).then((entry) => entry.value);
-      return flights.run(key, () => sized(compute), getOptions, keep(key)).then((entry) => entry.value);
+      const run = () =>
+        getOptions?.store === false
+          ? flights.run(key, () => compute().then((value) => ({ value, size: 0 })), getOptions).then((entry) => entry.value)
+          : flights.run(key, () => sized(compute), getOptions, keep(key)).then((entry) => entry.value);
+      if (tracing?.enabled && flights.has(key)) return tracing.span('cache wait', { 'icefront.cache': name }, run);
+      return run();
     },
     peek: (key) => store?.peek(key)?.value,
     delete(key) {

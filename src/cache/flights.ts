@@ -32,6 +32,11 @@ export class Flights<V> {
     return this.#running;
   }
 
+  /** Whether a computation for `key` is running (a `run` now would join it). */
+  has(key: string): boolean {
+    return this.#byKey.has(key);
+  }
+
   /**
    * Join the flight for `key`, or start `compute` as one. `onFresh` sees a successful value
    * before any waiter resumes, and only if the flight was not forgotten meanwhile.

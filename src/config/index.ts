@@ -2,6 +2,7 @@ export type {
   Config,
   ServerConfig,
   PlanningConfig,
+  TracingConfig,
   CatalogConfig,
   FilesystemCatalogConfig,
   RestCatalogConfig,

@@ -144,6 +144,7 @@ interface RawConfig {
   server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number };
   planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string; workers?: number | 'auto' };
   logging?: { level?: string };
+  tracing?: { 'otlp-endpoint'?: string; 'service-name'?: string; 'sample-ratio'?: number };
   auth?: RawAuth;
   catalogs: Record<string, RawFilesystemCatalog | RawRestCatalog>;
 }
@@ -267,6 +268,13 @@ function build(raw: RawConfig, source: string, invalid: Invalid): Config {
     }),
     catalogs,
     logLevel: raw.logging?.level ?? DEFAULTS.logLevel,
+    ...(raw.tracing && {
+      tracing: Object.freeze({
+        ...(raw.tracing['otlp-endpoint'] && { otlpEndpoint: raw.tracing['otlp-endpoint'] }),
+        ...(raw.tracing['service-name'] && { serviceName: raw.tracing['service-name'] }),
+        ...(raw.tracing['sample-ratio'] !== undefined && { sampleRatio: raw.tracing['sample-ratio'] }),
+      }),
+    }),
     ...(raw.auth && { auth: buildAuth(raw.auth, base, invalid) }),
   });
 }

@@ -138,6 +138,15 @@ export const CONFIG_SCHEMA = {
       },
     },
     auth: AUTH_SCHEMA,
+    tracing: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        'otlp-endpoint': { type: 'string', pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$' },
+        'service-name': { type: 'string', minLength: 1 },
+        'sample-ratio': { type: 'number', minimum: 0, maximum: 1 },
+      },
+    },
     logging: {
       type: 'object',
       additionalProperties: false,

@@ -172,6 +172,14 @@ export interface PrincipalLimitsConfig {
   readonly maxInFlight?: number;
 }
 
+export interface TracingConfig {
+  /** OTLP/HTTP traces URL, e.g. http://collector:4318/v1/traces. */
+  readonly otlpEndpoint?: string;
+  readonly serviceName?: string;
+  /** Share of new traces recorded, 0–1 (default 1); a caller's sampling decision is followed. */
+  readonly sampleRatio?: number;
+}
+
 export interface Config {
   /** Absolute path of the file this came from ('' when built in code). */
   readonly source: string;
@@ -179,6 +187,8 @@ export interface Config {
   readonly planning: PlanningConfig;
   readonly catalogs: ReadonlyMap<string, CatalogConfig>;
   readonly logLevel: string;
+  /** OpenTelemetry spans; absent (or no endpoint): none are recorded, callers' trace context still propagates. */
+  readonly tracing?: TracingConfig;
   /** Absent: authentication is off and every caller is trusted. */
   readonly auth?: AuthConfig;
 }

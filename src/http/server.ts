@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
-import { createLogger, lazyChild, type Logger, type Metrics } from '../observability/index.js';
+import { createLogger, lazyChild, TRACING_OFF, type Logger, type Metrics, type Tracing } from '../observability/index.js';
 import { PLANNING_ENDPOINTS, type Service } from '../service/index.js';
 import { accessLineFields } from './access-line.js';
 import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
@@ -14,10 +14,11 @@ import { loggedUrl, rawPath } from './request-params.js';
 import { createOrigin, type Origin, type OriginOptions } from './origin.js';
 import { legacySignerRoute } from './legacy-signer.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
-import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
+import { forwardToUpstream, upstreamPrefixOf, type UpstreamHooks } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, servedMethod, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 import { tokenRoute } from './token-route.js';
+import { inRequestContext, startRequestSpan } from './request-trace.js';
 
 export interface BuildServerOptions {
   readonly service: Service;
@@ -31,6 +32,8 @@ export interface BuildServerOptions {
   readonly origin?: OriginOptions;
   /** Authentication and the allow rules; absent: every caller is trusted. */
   readonly auth?: AuthOptions;
+  /** Request spans (request-trace.ts); absent: none recorded, callers' trace context still passed on. */
+  readonly tracing?: Tracing;
 }
 
 /** Long enough for deeply nested namespaces with long level names; beyond it → 400. */
@@ -113,8 +116,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));
   });
   // Callback-style hooks on every request: an async hook costs a promise and a turn per request.
+  const tracing = options.tracing ?? TRACING_OFF;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    startRequestSpan(tracing, request, reply, specOf(request)?.path);
     // RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and says nothing;
     // a proxy in front may have read the other). A missing Host Node already refuses.
     if (hostLines(request.raw.rawHeaders) > 1) done(fail('BAD_REQUEST', 'A request may carry one Host header, not several (RFC 9112 §3.2)'));
@@ -143,7 +148,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   );
 
   const passThrough = createPassThrough();
-  const observeUpstream = metrics && ((catalog: string, outcome: number | string, seconds: number) => metrics.observeUpstreamCall(catalog, outcome, seconds));
+  const upstreamHooks: UpstreamHooks = {
+    tracing,
+    ...(metrics && { observe: (catalog: string, outcome: number | string, seconds: number) => metrics.observeUpstreamCall(catalog, outcome, seconds) }),
+  };
   app.addHook('onClose', async () => passThrough.close());
   const origin = createOrigin(options.origin ?? {});
   const handlers = new Map(catalogRoutes(options.service, auth?.tokenEndpoint));
@@ -154,7 +162,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, handlers, options.service, passThrough, origin, accessContext, observeUpstream),
+      handler: dispatcher(spec, handlers, options.service, passThrough, origin, accessContext, upstreamHooks),
       // Request durations per spec route template (never the raw path: unbounded label values).
       ...(metrics && {
         onResponse: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
@@ -182,11 +190,12 @@ function dispatcher(
   passThrough: PassThrough,
   origin: Origin,
   access: AccessContext | undefined,
-  observeUpstream: ((catalog: string, outcome: number | string, seconds: number) => void) | undefined,
+  upstreamHooks: UpstreamHooks,
 ) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  return (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => inRequestContext(request, () => handle(request, reply));
+  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const method = servedMethod(spec, request.method) as HttpMethod;
     const decided = accessOf(request);
     const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }) };
@@ -197,7 +206,7 @@ function dispatcher(
     if (upstream !== undefined && spec.methods.includes(method)) {
       // Icefront plans for upstreams that cannot; everything else goes to the upstream.
       const local = PLANNING.has(`${method} ${spec.path}`) && (await service.federation.servesPlanning(upstream, callerOf(ctx).authorization));
-      if (!local || !handler) return forwardToUpstream(ctx, upstream, service, passThrough, observeUpstream);
+      if (!local || !handler) return forwardToUpstream(ctx, upstream, service, passThrough, upstreamHooks);
     }
     if (handler) return handler(ctx);
     if (spec.methods.includes(method)) {
@@ -206,7 +215,7 @@ function dispatcher(
     }
     const { err, headers } = methodNotAllowed(request.method, allowed);
     return sendError(request, reply, err, headers);
-  };
+  }
 }
 
 /**

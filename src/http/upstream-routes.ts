@@ -7,6 +7,7 @@
 import { bindRequestLog } from './access-line.js';
 import type { FastifyReply } from 'fastify';
 import { fail } from '../errors/index.js';
+import { TRACING_OFF, type Tracing } from '../observability/index.js';
 import { ENDPOINTS, type Service } from '../service/index.js';
 import type { RouteContext } from './catalog-routes.js';
 import type { PassThrough } from './proxy/index.js';
@@ -52,13 +53,20 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** `.` or `..`, raw or percent-encoded (any case): a segment a URL parser would resolve away. */
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
+/** What watches forwarded requests: `/metrics` (observe) and spans (tracing). */
+export interface UpstreamHooks {
+  readonly observe?: (catalog: string, outcome: number | string, seconds: number) => void;
+  readonly tracing?: Tracing;
+}
+
 export async function forwardToUpstream(
   ctx: RouteContext,
   prefix: string,
   service: Service,
   passThrough: PassThrough,
-  observe?: (catalog: string, outcome: number | string, seconds: number) => void,
+  hooks: UpstreamHooks = {},
 ): Promise<FastifyReply> {
+  const { observe, tracing = TRACING_OFF } = hooks;
   const { request, reply, specPath } = ctx;
   const url = request.raw.url ?? '/';
   // A forwarded path is never normalised (RFC 3986 §5.2.4 would turn `tables/%2e%2e` into the
@@ -100,15 +108,20 @@ export async function forwardToUpstream(
   }
   const found = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
   // the upstream's logs name the request as Icefront's do (a caller's own sane X-Request-Id, or Icefront's)
-  const upstreamTarget = {
-    ...found,
-    setHeaders: { ...found.setHeaders, 'x-request-id': request.id },
-    ...(observe && { observe: (outcome: number | string, seconds: number) => observe(prefix, outcome, seconds) }),
-  };
-  // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
-  const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
-  // The turn is held until the client's response closes, so a streamed exchange counts as long as it lasts.
-  await target.admit(() => passThrough.forward(request, reply, body === undefined ? target : { ...target, body }));
+  // The span covers the whole streamed exchange; its context is what the upstream gets as traceparent.
+  await tracing.span(`upstream ${method} ${specPath}`, { 'icefront.catalog': prefix, 'http.request.method': method }, async () => {
+    const setHeaders: Record<string, string> = { ...found.setHeaders, 'x-request-id': request.id };
+    tracing.inject(setHeaders);
+    const upstreamTarget = {
+      ...found,
+      setHeaders,
+      ...(observe && { observe: (outcome: number | string, seconds: number) => observe(prefix, outcome, seconds) }),
+    };
+    // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
+    const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
+    // The turn is held until the client's response closes, so a streamed exchange counts as long as it lasts.
+    await target.admit(() => passThrough.forward(request, reply, body === undefined ? target : { ...target, body }));
+  });
   return reply;
 }
 

@@ -7,3 +7,16 @@ export {
   type UpstreamCallObserver,
   type Metrics,
 } from './metrics.js';
+export {
+  createTracing,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  traceContext,
+  TRACING_OFF,
+  type Span,
+  type TraceContext,
+  type Tracing,
+  type TracingOptions,
+  type SpanExporter,
+} from './tracing.js';

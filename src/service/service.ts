@@ -1,5 +1,6 @@
 import type { Catalog, Namespace, TableIdentifier } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
+import { TRACING_OFF, type Tracing } from '../observability/index.js';
 import { stringifyJson, tableMetadataToJson } from '../iceberg/index.js';
 import { catalogConfig, prefixForWarehouse } from './catalog-config.js';
 import { loadTableETag } from './etag.js';
@@ -12,6 +13,7 @@ import { createPagedPlanning } from './planning/paged-planning.js';
 import type { OrderedPlan } from './planning/upstream-pages.js';
 import type { ComputeCache } from '../cache/index.js';
 import { Federation, type UpstreamCatalog } from './federation.js';
+import { tracedCatalog } from './traced-catalog.js';
 import type {
   CatalogConfigResponse,
   GetNamespaceResponse,
@@ -34,6 +36,8 @@ export interface ServiceOptions {
   readonly upstreams?: ReadonlyMap<string, UpstreamCatalog>;
   /** Upstream plans of `upstream-paged` catalogs, ordered, per (pinned scan, caller). */
   readonly upstreamPlanCache?: ComputeCache<OrderedPlan>;
+  /** Spans for plans, task redemptions and their file reads. */
+  readonly tracing?: Tracing;
 }
 
 /** Who is asking, for catalogs that authorize through an upstream. */
@@ -94,6 +98,7 @@ export function createService(options: ServiceOptions): Service {
 
   const planningOptions: ScanPlanningOptions = options.planning ?? { batchSize: 100, maxResponseBytes: 1024 * 1024, engine: createLocalPlanEngine({}) };
   const scanPlanning = createScanPlanning(planningOptions);
+  const tracing = options.tracing ?? TRACING_OFF;
   const federation = new Federation(options.upstreams ?? new Map());
   const pagedPlanning = createPagedPlanning({
     batchSize: planningOptions.batchSize,
@@ -116,11 +121,15 @@ export function createService(options: ServiceOptions): Service {
    */
   function planningTarget(prefix: string, identifier: TableIdentifier, caller: CallerContext = {}): [Catalog, TableIdentifier] {
     const id = checkTableIdentifier(identifier.namespace, identifier.name);
-    if (federation.has(prefix)) return [federation.planningCatalog(prefix, caller.authorization, caller.accessDelegation), id];
+    if (federation.has(prefix)) return [tracedCatalog(federation.planningCatalog(prefix, caller.authorization, caller.accessDelegation), tracing), id];
     const catalog = catalogFor(prefix);
     if (!catalog.planning) throw fail('UNSUPPORTED_OPERATION', `Scan planning is off for catalog ${quote(prefix)}`);
-    return [catalog, id];
+    return [tracedCatalog(catalog, tracing), id];
   }
+
+  /** A planning use case in a span naming its catalog and table. */
+  const traced = <T>(name: string, prefix: string, identifier: TableIdentifier, work: () => Promise<T>): Promise<T> =>
+    tracing.span(name, { 'icefront.catalog': prefix, 'icefront.namespace': [...identifier.namespace], 'icefront.table': identifier.name }, work);
 
   async function explain(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation> {
     return explainTableScan(...planningTarget(prefix, identifier), body);
@@ -197,10 +206,12 @@ export function createService(options: ServiceOptions): Service {
       return response;
     },
 
-    async planTableScan(prefix, identifier, body, caller) {
-      const paged = await pagedTarget(prefix, identifier, caller);
-      if (paged) return pagedPlanning.plan(prefix, ...paged, body);
-      return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier, caller), body);
+    planTableScan(prefix, identifier, body, caller) {
+      return traced('plan', prefix, identifier, async () => {
+        const paged = await pagedTarget(prefix, identifier, caller);
+        if (paged) return pagedPlanning.plan(prefix, ...paged, body);
+        return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier, caller), body);
+      });
     },
 
     async fetchPlanningResult(prefix, identifier, planId, caller) {
@@ -214,10 +225,12 @@ export function createService(options: ServiceOptions): Service {
       planningTarget(prefix, identifier, caller);
     },
 
-    async fetchScanTasks(prefix, identifier, body, caller) {
-      const paged = await pagedTarget(prefix, identifier, caller);
-      if (paged) return pagedPlanning.fetchTasks(prefix, ...paged, body);
-      return scanPlanning.fetchTasks(prefix, ...planningTarget(prefix, identifier, caller), body);
+    fetchScanTasks(prefix, identifier, body, caller) {
+      return traced('tasks', prefix, identifier, async () => {
+        const paged = await pagedTarget(prefix, identifier, caller);
+        if (paged) return pagedPlanning.fetchTasks(prefix, ...paged, body);
+        return scanPlanning.fetchTasks(prefix, ...planningTarget(prefix, identifier, caller), body);
+      });
     },
 
     explainTableScan: explain,

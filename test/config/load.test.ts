@@ -147,3 +147,12 @@ t.test('server.public-url and server.trusted-proxies are validated', async (t) =
   t.match(configError(() => parseConfig('server: { public-url: "http://x/a?b" }\ncatalogs: { d: { type: filesystem, warehouse: ./w } }\n', 'c.yaml')), /server\.public-url: /);
   t.match(configError(() => parseConfig('server: { trusted-proxies: [evil.example] }\ncatalogs: { d: { type: filesystem, warehouse: ./w } }\n', 'c.yaml')), /server\.trusted-proxies\/0|server\.trusted-proxies\.0/);
 });
+
+t.test('tracing: an OTLP endpoint, a service name and a sample ratio; a malformed endpoint or ratio names its line', async (t) => {
+  const base = 'catalogs:\n  a: {type: filesystem, warehouse: w}\n';
+  t.equal(parseConfig(base, 'c.yaml').tracing, undefined, 'off by default');
+  const on = parseConfig(`${base}tracing:\n  otlp-endpoint: "http://collector:4318/v1/traces"\n  service-name: icefront-eu\n  sample-ratio: 0.25\n`, 'c.yaml');
+  t.same(on.tracing, { otlpEndpoint: 'http://collector:4318/v1/traces', serviceName: 'icefront-eu', sampleRatio: 0.25 });
+  t.match(configError(() => parseConfig(`${base}tracing:\n  otlp-endpoint: "collector:4318"\n`, 'c.yaml')), /^c\.yaml:4: tracing\.otlp-endpoint/);
+  t.match(configError(() => parseConfig(`${base}tracing:\n  sample-ratio: 2\n`, 'c.yaml')), /^c\.yaml:4: tracing\.sample-ratio/);
+});

@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { fail, isIcefrontError, type ErrorCode, type IcefrontError } from '../../errors/index.js';
 import type { ByteBudget } from '../../cache/index.js';
-import type { UpstreamCallObserver } from '../../observability/index.js';
+import { TRACING_OFF, type Tracing, type UpstreamCallObserver } from '../../observability/index.js';
 import type { UpstreamResponse } from './upstream-error.js';
 import { Deadlines } from './deadlines.js';
 
@@ -36,16 +36,26 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNR
 export class UpstreamHttp {
   readonly agent: Agent;
   readonly #deadlines: Deadlines;
+  private readonly budget: ByteBudget | undefined;
+  private readonly observe: UpstreamCallObserver | undefined;
+  private readonly tracing: Tracing;
 
   constructor(
     private readonly catalog: string,
     connectTimeoutMs: number,
     private readonly requestTimeoutMs: number,
-    /** Bytes all upstream answers being read may hold at once (shared by every upstream). */
-    private readonly budget?: ByteBudget,
-    /** Told how each call ended and how long it took (`/metrics`). */
-    private readonly observe?: UpstreamCallObserver,
+    options: {
+      /** Bytes all upstream answers being read may hold at once (shared by every upstream). */
+      readonly budget?: ByteBudget;
+      /** Told how each call ended and how long it took (`/metrics`). */
+      readonly observe?: UpstreamCallObserver;
+      /** A span per call, and the active trace context sent as `traceparent`. */
+      readonly tracing?: Tracing;
+    } = {},
   ) {
+    this.budget = options.budget;
+    this.observe = options.observe;
+    this.tracing = options.tracing ?? TRACING_OFF;
     this.agent = new Agent({
       connect: { timeout: connectTimeoutMs },
       headersTimeout: requestTimeoutMs,
@@ -55,7 +65,17 @@ export class UpstreamHttp {
   }
 
   /** Sends one request and reads the whole body; any status is returned, faults are thrown. */
-  async send(method: Dispatcher.HttpMethod, target: Target, what: string, options: SendOptions = {}): Promise<UpstreamResponse> {
+  send(method: Dispatcher.HttpMethod, target: Target, what: string, options: SendOptions = {}): Promise<UpstreamResponse> {
+    return this.tracing.span(`upstream ${what}`, { 'icefront.catalog': this.catalog, 'http.request.method': method }, async (span) => {
+      const headers = { ...options.headers };
+      this.tracing.inject(headers);
+      const res = await this.#send(method, target, what, { ...options, headers });
+      span.setAttribute('http.response.status_code', res.status);
+      return res;
+    });
+  }
+
+  async #send(method: Dispatcher.HttpMethod, target: Target, what: string, options: SendOptions): Promise<UpstreamResponse> {
     const deadline = this.#deadlines.begin();
     const started = performance.now();
     // a caller's own signal is combined with the deadline (only AbortSignals combine)

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { singleFlight, type ByteBudget, type SingleFlight } from '../../cache/index.js';
 import type { RestCatalogConfig } from '../../config/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
-import type { Logger, UpstreamCallObserver } from '../../observability/index.js';
+import type { Logger, Tracing, UpstreamCallObserver } from '../../observability/index.js';
 import { buildClientConfig, rewriteProperties, type ClientConfigResponse, type RewriteContext } from './client-config.js';
 import { UpstreamHttp, type SendOptions, type Target } from './http-client.js';
 import { encodeNamespace, encodeSegment, toUpstreamPath } from './paths.js';
@@ -26,6 +26,8 @@ export interface RestUpstreamOptions {
   readonly now?: () => number;
   /** Told of every call Icefront makes to this upstream (`/metrics`, labelled by catalog). */
   readonly observeCall?: UpstreamCallObserver;
+  /** A span per call to the upstream, and `traceparent` on it. */
+  readonly tracing?: Tracing;
 }
 
 export interface UpstreamRequestOptions extends SendOptions {
@@ -109,7 +111,11 @@ class RestUpstreamClient implements RestUpstream {
     });
     this.#now = options.now ?? Date.now;
     this.#log = options.logger?.child({ catalog: config.name });
-    this.#http = new UpstreamHttp(config.name, config.connectTimeoutMs, config.requestTimeoutMs, options.bufferBudget, options.observeCall);
+    this.#http = new UpstreamHttp(config.name, config.connectTimeoutMs, config.requestTimeoutMs, {
+      ...(options.bufferBudget && { budget: options.bufferBudget }),
+      ...(options.observeCall && { observe: options.observeCall }),
+      ...(options.tracing && { tracing: options.tracing }),
+    });
     this.#auth = new UpstreamAuthenticator(config.auth, this.#http, config.name, this.#now);
     this.#configFlight = singleFlight({ name: `upstream-config:${config.name}` });
   }

@@ -5,7 +5,7 @@
  */
 import { createComputeCache, type ComputeCache } from '../../cache/index.js';
 import type { ManifestFile } from '../../iceberg/index.js';
-import type { CacheMetrics, MetricCounter } from '../../observability/index.js';
+import type { CacheMetrics, MetricCounter, Tracing } from '../../observability/index.js';
 import type { DeleteFileIndex, ManifestSlice } from '../../planner/index.js';
 import { manifestListBytes, sliceBytes, type ManifestCaches } from './caching-source.js';
 
@@ -17,7 +17,10 @@ export interface PlanningCaches {
 export function createPlanningCaches(
   budget: number,
   metrics: { readonly cache: CacheMetrics; readonly manifestReadsCoalesced: MetricCounter },
+  /** Spans for gets that wait on another's read (on the main thread only: workers record none). */
+  tracing?: Tracing,
 ): PlanningCaches {
+  const traced = tracing ? { tracing } : {};
   const manifestMetrics: CacheMetrics = {
     ...metrics.cache,
     coalesced: (cache) => {
@@ -25,13 +28,14 @@ export function createPlanningCaches(
       metrics.manifestReadsCoalesced.inc();
     },
   };
-  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.6), sizeOf: sliceBytes, metrics: manifestMetrics });
-  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * 0.05), sizeOf: manifestListBytes, metrics: metrics.cache });
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.6), sizeOf: sliceBytes, metrics: manifestMetrics, ...traced });
+  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * 0.05), sizeOf: manifestListBytes, metrics: metrics.cache, ...traced });
   const deleteIndexCache = createComputeCache<DeleteFileIndex>({
     name: 'delete-index',
     maxBytes: Math.floor(budget * 0.25),
     sizeOf: (index) => 1024 + index.size * 1024,
     metrics: metrics.cache,
+    ...traced,
   });
   return { manifestCaches: { slices, lists }, deleteIndexCache };
 }

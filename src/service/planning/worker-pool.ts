@@ -14,7 +14,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fail } from '../../errors/index.js';
 import { stringifyJson, tableMetadataToJson, type TableMetadata } from '../../iceberg/index.js';
-import type { Logger, Metrics } from '../../observability/index.js';
+import { traceContext, type Logger, type Metrics, type TraceContext } from '../../observability/index.js';
 import type { ManifestRange } from '../../planner/index.js';
 import type { SizedManifest } from './batches.js';
 import { shareOf, type PlanEngine, type PlanJob, type PlanShare, type PlanTable, type SizedPlan, type WrittenTasks } from './plan-engine.js';
@@ -53,6 +53,8 @@ interface JobContext {
 interface Pending extends JobContext {
   readonly resolve: (done: Done) => void;
   readonly reject: (err: Error) => void;
+  /** The trace context the job was asked in: its reads, answered here, are traced as its children. */
+  readonly trace: TraceContext;
 }
 
 /**
@@ -96,8 +98,10 @@ class PlanningThread {
     this.ready = new Promise<void>((resolve, reject) => ((loaded = resolve), (failed = reject)));
     this.ready.catch(() => undefined); // a failed start is also every pending job's failure
     worker.on('message', (msg: FromWorker) => {
-      if (msg.kind === 'call') void this.answer(worker, msg);
-      else if (msg.kind === 'ready') {
+      if (msg.kind === 'call') {
+        const trace = this.pending.get(msg.ref)?.trace;
+        void (trace ? traceContext.with(trace, () => this.answer(worker, msg)) : this.answer(worker, msg));
+      } else if (msg.kind === 'ready') {
         loaded();
         if (this.pending.size === 0) worker.unref();
       }
@@ -130,7 +134,7 @@ class PlanningThread {
     const worker = this.warm();
     const id = nextId++;
     return new Promise<Done>((resolve, reject) => {
-      this.pending.set(id, { ...context, resolve, reject });
+      this.pending.set(id, { ...context, resolve, reject, trace: traceContext.active() });
       if (this.pending.size === 1) worker.ref();
       worker.postMessage({ ...job, id, ref: id });
     });
