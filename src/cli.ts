@@ -8,7 +8,7 @@ import { describeAuth } from './auth/index.js';
 import { loadConfigFile } from './config/index.js';
 import { isIcefrontError } from './errors/index.js';
 import { PLAN_USAGE, planCommand, UsageError } from './cli-plan.js';
-import { startIcefront } from './main.js';
+import { DEFAULT_SHUTDOWN_GRACE_MS, startIcefront, type RunningIcefront } from './main.js';
 
 const USAGE = `Usage:
   icefront [serve] [--config FILE] [--port N] [--host HOST]
@@ -39,15 +39,41 @@ async function serve(args: string[]): Promise<void> {
   for (const line of describeAuth(config)) console.log(line);
   const bearer = config.auth ? `-H "Authorization: Bearer $TOKEN" ` : '';
   console.log(`Try:  curl ${bearer}'${running.url}/v1/config?warehouse=${encodeURIComponent(first)}'`);
-  const stop = (signal: string) => {
-    running.logger.info({ signal }, 'shutting down');
-    running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+  handleSignals(running);
+}
+
+/**
+ * SIGTERM / SIGINT: graceful stop, exit 0 once every request in flight finished; exit 1 when the
+ * grace period cut some (a supervisor should know requests were lost). A second signal exits at
+ * once, with 1. SIGHUP: reload the config file (refused and logged when invalid).
+ */
+function handleSignals(running: RunningIcefront): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      running.logger.warn({ signal }, 'second signal: exiting now, without waiting for requests in flight');
+      process.exit(1);
+    }
+    stopping = true;
+    const graceMs = running.config().server.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+    running.logger.info({ signal, graceMs }, `shutting down: no new connections; requests in flight have ${graceMs} ms to finish (a second signal exits at once)`);
+    running.shutdown(graceMs).then(
+      (outcome) => {
+        if (outcome === 'cut') running.logger.warn({ graceMs }, 'grace period over: requests still in flight were cut');
+        process.exit(outcome === 'drained' ? 0 : 1);
+      },
+      (err: unknown) => {
+        running.logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', () => {
+    running.logger.info('SIGHUP: reloading the configuration file');
+    running.reload().catch((err: unknown) => running.logger.error({ err }, 'configuration reload failed'));
+  });
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -66,6 +92,10 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
     process.stderr.write(`icefront: ${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
+  }
+  if (isIcefrontError(err, 'LISTEN_FAILED')) {
+    process.stderr.write(`icefront: ${err.message}\n`);
+    process.exit(1);
   }
   if (isIcefrontError(err, 'CONFIG_INVALID')) {
     process.stderr.write(`icefront: invalid configuration: ${err.message}\n`);

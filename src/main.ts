@@ -5,66 +5,74 @@
 import type { FastifyInstance } from 'fastify';
 import { AccessPolicy, createAuthenticator, describeAuth, PrincipalLimits } from './auth/index.js';
 import { createByteBudget, createComputeCache } from './cache/index.js';
-import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
+import { buildCatalogSet, type CatalogDeps, type CatalogSet } from './catalog-set.js';
+import { probeUpstream } from './catalogs/index.js';
 import type { Config } from './config/index.js';
+import { fail } from './errors/index.js';
 import { createLogger, createMetrics, createTracing, TRACING_OFF, type Logger, type Metrics, type SpanExporter, type Tracing } from './observability/index.js';
-import { createLocalFileIO } from './storage/index.js';
+import { createReloader, type ReloadOutcome } from './reload.js';
 import {
   createLocalPlanEngine,
   createPlanningCaches,
+  createReadiness,
   createService,
   createWorkerPlanEngine,
   defaultPlanningWorkers,
+  holdService,
   orderedPlanBytes,
   type OrderedPlan,
+  type Readiness,
+  type ReadinessCheck,
   type Service,
   type UpstreamCatalog,
 } from './service/index.js';
 import { tokenKey } from './tokens/index.js';
 import { buildServer } from './http/index.js';
 
+export type { ReloadOutcome } from './reload.js';
+
 export interface Icefront {
   readonly app: FastifyInstance;
   readonly logger: Logger;
   /** Settles when planning can start at once (its worker threads loaded). */
   ready(): Promise<void>;
+  /** Re-reads the config file (SIGHUP): a valid one replaces the catalogs, anything else is refused and logged. */
+  reload(): Promise<ReloadOutcome>;
+  /** The configuration being served: the one at start, or the last one a reload applied. */
+  config(): Config;
+  /** The background upstream checks behind `/readyz` (started by startIcefront). */
+  readonly readiness: Readiness;
 }
 
 export interface RunningIcefront extends Icefront {
   /** Base URL clients use, e.g. http://127.0.0.1:8181 */
   readonly url: string;
   close(): Promise<void>;
+  /**
+   * Graceful stop (SIGTERM): no new connections, idle keep-alive connections closed, requests in
+   * flight given `graceMs` (default `server.shutdown-grace-ms`) to finish; then the rest are cut.
+   * Settles with `drained` (every request finished) or `cut`.
+   */
+  shutdown(graceMs?: number): Promise<'drained' | 'cut'>;
 }
 
 /** What all upstream answers being read may hold in memory at once, by default. */
 const DEFAULT_UPSTREAM_BUFFER_BYTES = 256 * 1024 * 1024;
+/** `server.shutdown-grace-ms` by default: longer than most plans, shorter than Kubernetes' 30 s before SIGKILL. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** `server.readiness-interval-ms` by default. */
+const DEFAULT_READINESS_INTERVAL_MS = 10_000;
+/** After the grace period, how long closing the cut connections and the planning threads may take. */
+const CUT_CLOSE_MS = 2_000;
 
 /**
- * The catalogs and the use cases over them, without HTTP (the CLI's `plan` uses this). The
- * planning caches share one byte budget (`planning.cache-bytes`): 60% for decoded manifest
- * slices, 5% for manifest lists, 25% for delete indexes (planning-caches.ts; split between the
- * planning workers when there are any), 10% for upstream plans being paged. Upstream answers
- * read whole share `server.upstream-buffer-bytes`.
+ * What every service over every catalog set shares: the planning engine (worker threads) and its
+ * caches, plan-task keys, and the cache of upstream plans being paged. Built once per process, so
+ * a reload keeps them. The planning caches share one byte budget (`planning.cache-bytes`): 60%
+ * for decoded manifest slices, 5% for manifest lists, 25% for delete indexes (planning-caches.ts;
+ * split between the planning workers when there are any), 10% for upstream plans being paged.
  */
-export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger, tracing: Tracing = TRACING_OFF): Service {
-  const catalogs = new Map<string, Catalog>();
-  const upstreams = new Map<string, UpstreamCatalog>();
-  const bufferBudget = createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES);
-  for (const [name, catalogConfig] of config.catalogs) {
-    if (catalogConfig.type === 'rest') {
-      const local = catalogConfig.storage?.local;
-      upstreams.set(name, {
-        upstream: createRestUpstream(catalogConfig, {
-          bufferBudget,
-          observeCall: (outcome, seconds) => metrics.observeUpstreamCall(name, outcome, seconds),
-          tracing,
-          ...(logger && { logger }),
-        }),
-        config: catalogConfig,
-        ...(local && { localIO: createLocalFileIO({ roots: local.roots, remaps: local.locations }) }),
-      });
-    } else catalogs.set(name, createFilesystemCatalog(catalogConfig));
-  }
+function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF) {
   const budget = config.planning.cacheBytes;
   const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * 0.1), sizeOf: orderedPlanBytes, metrics: metrics.cache, tracing });
   const workers = config.planning.workers ?? defaultPlanningWorkers();
@@ -73,20 +81,25 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
       ? createWorkerPlanEngine({ workers, cacheBytes: budget, metrics, ...(logger && { logger }) })
       : createLocalPlanEngine({ ...createPlanningCaches(budget, metrics, tracing), metrics });
   const key = tokenKey(config.planning);
-  return createService({
-    catalogs,
-    upstreams,
-    upstreamPlanCache,
-    tracing,
-    planning: {
-      batchSize: config.planning.batchSize,
-      maxResponseBytes: config.planning.maxResponseBytes,
-      engine,
-      metrics,
-      ...(logger && { logger }),
-      ...(key && { tokenKey: key }),
-    },
-  });
+  const planning = {
+    batchSize: config.planning.batchSize,
+    maxResponseBytes: config.planning.maxResponseBytes,
+    engine,
+    metrics,
+    ...(logger && { logger }),
+    ...(key && { tokenKey: key }),
+  };
+  return (set: CatalogSet): Service => createService({ catalogs: set.catalogs, upstreams: set.upstreams, upstreamPlanCache, planning, tracing });
+}
+
+/** Upstream answers read whole share `server.upstream-buffer-bytes`, across reloads too. */
+function catalogDeps(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF): CatalogDeps {
+  return { bufferBudget: createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES), metrics, tracing, ...(logger && { logger }) };
+}
+
+/** The catalogs and the use cases over them, without HTTP (the CLI's `plan` uses this). */
+export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger): Service {
+  return planningParts(config, metrics, logger)(buildCatalogSet(config.catalogs, catalogDeps(config, metrics, logger)).next);
 }
 
 export function buildIcefront(config: Config, options: { logger?: Logger; spanExporter?: SpanExporter } = {}): Icefront {
@@ -97,7 +110,24 @@ export function buildIcefront(config: Config, options: { logger?: Logger; spanEx
     config.tracing?.otlpEndpoint || options.spanExporter
       ? createTracing({ ...config.tracing, ...(options.spanExporter && { exporter: options.spanExporter }) })
       : TRACING_OFF;
-  const service = buildService(config, metrics, logger, tracing);
+  const serviceOver = planningParts(config, metrics, logger, tracing);
+  const deps = catalogDeps(config, metrics, logger, tracing);
+  const initial = buildCatalogSet(config.catalogs, deps).next;
+  const services = holdService(serviceOver(initial));
+  // one check function per upstream object: readiness tells a reload's new upstream from the old
+  const checks = new WeakMap<UpstreamCatalog, ReadinessCheck>();
+  const checksOf = (set: CatalogSet): ReadonlyMap<string, ReadinessCheck> => {
+    const out = new Map<string, ReadinessCheck>();
+    for (const [name, upstream] of set.upstreams) {
+      let check = checks.get(upstream);
+      if (!check) checks.set(upstream, (check = () => probeUpstream(upstream.upstream, upstream.config)));
+      out.set(name, check);
+    }
+    return out;
+  };
+  const intervalMs = config.server.readinessIntervalMs ?? DEFAULT_READINESS_INTERVAL_MS;
+  const readiness = createReadiness({ targets: () => checksOf(reloader.set()), intervalMs, logger });
+  const reloader = createReloader({ config, set: initial, deps, services, serviceOver, readiness, checksOf, logger });
   const { publicUrl, trustedProxies } = config.server;
   const auth = config.auth && {
     authenticator: createAuthenticator(config.auth),
@@ -106,7 +136,8 @@ export function buildIcefront(config: Config, options: { logger?: Logger; spanEx
     ...(config.auth.jwt?.tokenEndpoint && { tokenEndpoint: config.auth.jwt.tokenEndpoint }),
   };
   const app = buildServer({
-    service,
+    service: services,
+    readiness,
     logger,
     bodyLimit: config.server.bodyLimit,
     metrics,
@@ -115,17 +146,18 @@ export function buildIcefront(config: Config, options: { logger?: Logger; spanEx
     ...(auth && { auth }),
   });
   app.addHook('onClose', async () => {
-    await service.close();
+    readiness.close();
+    await services.current().close();
     await tracing.shutdown();
   });
   // The planning threads start loading now, so a first plan does not wait for them; a failed
   // start fails that plan (500) and `ready()` (startIcefront) says so.
-  const ready = service.ready();
+  const ready = services.current().ready();
   ready.catch(() => undefined);
-  return { app, logger, ready: () => ready };
+  return { app, logger, readiness, ready: () => ready, reload: () => reloader.reload(), config: () => reloader.config() };
 }
 
-/** Build and listen. `port` 0 picks a free port (tests). */
+/** Build and listen. `port` 0 picks a free port (tests). The readiness checks start with listening. */
 export async function startIcefront(
   config: Config,
   options: { logger?: Logger; port?: number; host?: string } = {},
@@ -133,11 +165,50 @@ export async function startIcefront(
   const icefront = buildIcefront(config, options);
   for (const line of describeAuth(config)) icefront.logger[config.auth ? 'info' : 'warn'](line);
   const host = options.host ?? config.server.host;
+  const port = options.port ?? config.server.port;
+  // a connection whose request ends while shutting down is closed then, not kept alive
+  let stopping = false;
+  icefront.app.addHook('onResponse', async () => {
+    if (stopping) setImmediate(() => icefront.app.server.closeIdleConnections());
+  });
   // listening once planning can start, so the first plan does not wait for threads to load
   await icefront.ready();
-  await icefront.app.listen({ host, port: options.port ?? config.server.port });
+  try {
+    await icefront.app.listen({ host, port });
+  } catch (err) {
+    await icefront.app.close().catch(() => undefined);
+    throw listenFailure(err, host, port);
+  }
+  icefront.readiness.start();
   const address = icefront.app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.server.port;
+  const bound = typeof address === 'object' && address ? address.port : port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  return { ...icefront, url: `http://${shownHost}:${port}`, close: () => icefront.app.close() };
+  const shutdown = async (graceMs = config.server.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS): Promise<'drained' | 'cut'> => {
+    stopping = true;
+    // fastify: stops listening, closes idle connections, answers 503 to requests arriving on open ones
+    const closing = icefront.app.close();
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'cut'>((resolve) => (timer = setTimeout(() => resolve('cut'), graceMs)));
+    const outcome = await Promise.race([closing.then(() => 'drained' as const), graceOver]);
+    clearTimeout(timer);
+    if (outcome === 'cut') {
+      icefront.app.server.closeAllConnections();
+      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CUT_CLOSE_MS).unref())]);
+    }
+    return outcome;
+  };
+  return { ...icefront, url: `http://${shownHost}:${bound}`, close: () => icefront.app.close(), shutdown };
+}
+
+/** A listen error an operator can act on, said plainly (no stack): which address, and how to choose another. */
+function listenFailure(err: unknown, host: string, port: number): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (code === 'EADDRINUSE')
+    return fail('LISTEN_FAILED', `${address} is already in use by another process: choose another port with --port N (or server.port in the config file), or server.port: 0 for any free port`, err);
+  if (code === 'EACCES')
+    return fail('LISTEN_FAILED', `not allowed to listen on ${address} (ports below 1024 need privileges): choose another port with --port N (or server.port in the config file)`, err);
+  if (code === 'EADDRNOTAVAIL')
+    return fail('LISTEN_FAILED', `cannot listen on ${address}: ${host} is not an address of this machine; set server.host (or --host)`, err);
+  return err;
 }

@@ -141,7 +141,7 @@ function nearestNode(doc: Document, keyPath: string[]): Node | undefined {
 }
 
 interface RawConfig {
-  server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number };
+  server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number; 'shutdown-grace-ms'?: number; 'readiness-interval-ms'?: number };
   planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string; workers?: number | 'auto' };
   logging?: { level?: string };
   tracing?: { 'otlp-endpoint'?: string; 'service-name'?: string; 'sample-ratio'?: number };
@@ -258,6 +258,8 @@ function build(raw: RawConfig, source: string, invalid: Invalid): Config {
       ...(raw.server?.['public-url'] && { publicUrl: raw.server['public-url'].replace(/\/+$/, '') }),
       trustedProxies: Object.freeze([...(raw.server?.['trusted-proxies'] ?? [])]),
       ...(raw.server?.['upstream-buffer-bytes'] && { upstreamBufferBytes: raw.server['upstream-buffer-bytes'] }),
+      ...(raw.server?.['shutdown-grace-ms'] !== undefined && { shutdownGraceMs: raw.server['shutdown-grace-ms'] }),
+      ...(raw.server?.['readiness-interval-ms'] !== undefined && { readinessIntervalMs: raw.server['readiness-interval-ms'] }),
     }),
     planning: Object.freeze({
       batchSize: p['batch-size'] ?? DEFAULTS.batchSize,

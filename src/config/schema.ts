@@ -120,6 +120,8 @@ export const CONFIG_SCHEMA = {
         'body-limit': { type: 'integer', minimum: 1024, maximum: 1073741824 },
         'public-url': { type: 'string', pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$' },
         'upstream-buffer-bytes': { type: 'integer', minimum: 1048576 },
+        'shutdown-grace-ms': { type: 'integer', minimum: 0, maximum: 3600000 },
+        'readiness-interval-ms': { type: 'integer', minimum: 50, maximum: 3600000 },
         'trusted-proxies': {
           type: 'array',
           items: { type: 'string', pattern: '^[0-9a-fA-F:.]+(/[0-9]{1,3})?$' },

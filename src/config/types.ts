@@ -11,6 +11,10 @@ export interface ServerConfig {
   readonly trustedProxies?: readonly string[];
   /** Bytes all upstream answers being read may hold at once. */
   readonly upstreamBufferBytes?: number;
+  /** On SIGTERM, how long requests in flight may take to finish before they are cut (default in main.ts). */
+  readonly shutdownGraceMs?: number;
+  /** How often every `rest` upstream's /v1/config is checked for `/readyz` (default in main.ts). */
+  readonly readinessIntervalMs?: number;
 }
 
 export interface PlanningConfig {

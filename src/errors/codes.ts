@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   UPSTREAM_ERROR: { status: 502, type: 'BadGatewayException' }, // status/type/body come from the upstream (catalogs UpstreamResponseError)
   // not HTTP: start-up
   CONFIG_INVALID: { status: 500, type: 'ConfigurationException' },
+  LISTEN_FAILED: { status: 500, type: 'ConfigurationException' }, // the address is taken, not this machine's, or needs privileges
 } as const satisfies Record<string, { status: number; type: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -61,8 +61,11 @@ const VIEW = `${NS}/views/{view}`;
 const READ: Requirement = { kind: 'namespace', access: 'read' };
 const WRITE: Requirement = { kind: 'namespace', access: 'write' };
 
-/** Routes that need no credential: liveness, and the token route (its callers have no token yet; http/token-route.ts). */
-export const OPEN_PATHS: ReadonlySet<string> = new Set(['/healthz', '/v1/oauth/tokens']);
+/**
+ * Routes that need no credential: the probes (liveness, readiness: an orchestrator has no token),
+ * and the token route (its callers have no token yet; http/token-route.ts).
+ */
+export const OPEN_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/v1/oauth/tokens']);
 
 /** Every spec operation (and /metrics) and what it needs. An operation missing here is refused. */
 export const REQUIREMENTS: ReadonlyMap<string, Requirement> = new Map<string, Requirement>([

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
 import { createLogger, lazyChild, TRACING_OFF, type Logger, type Metrics, type Tracing } from '../observability/index.js';
-import { PLANNING_ENDPOINTS, type Service } from '../service/index.js';
+import { holdService, PLANNING_ENDPOINTS, type Readiness, type Service, type ServiceHolder } from '../service/index.js';
 import { accessLineFields } from './access-line.js';
 import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
 import { callerOf, catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
@@ -12,7 +12,8 @@ import { clientErrorResponse, methodNotAllowed, sendError } from './error-respon
 import { sendJson } from './reply.js';
 import { loggedUrl, rawPath } from './request-params.js';
 import { createOrigin, type Origin, type OriginOptions } from './origin.js';
-import { legacySignerRoute } from './legacy-signer.js';
+import { LEGACY_SIGNER_ROUTE, legacySignerRoute } from './legacy-signer.js';
+import { sendReadiness } from './readyz.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
 import { forwardToUpstream, upstreamPrefixOf, type UpstreamHooks } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
@@ -21,7 +22,11 @@ import { tokenRoute } from './token-route.js';
 import { inRequestContext, startRequestSpan } from './request-trace.js';
 
 export interface BuildServerOptions {
-  readonly service: Service;
+  /**
+   * The service requests are answered with; a holder when it may be swapped while serving (a
+   * config reload): each request then keeps the service it started with until it ends.
+   */
+  readonly service: Service | ServiceHolder;
   /** Root logger; each request logs through a child bound to its id (and catalog, namespace, table). */
   readonly logger?: Logger;
   /** Largest request body accepted, in bytes (larger → 413). */
@@ -34,6 +39,8 @@ export interface BuildServerOptions {
   readonly auth?: AuthOptions;
   /** Request spans (request-trace.ts); absent: none recorded, callers' trace context still passed on. */
   readonly tracing?: Tracing;
+  /** Served at GET /readyz (background upstream checks); no /readyz without it. */
+  readonly readiness?: Pick<Readiness, 'report'>;
 }
 
 /** Long enough for deeply nested namespaces with long level names; beyond it → 400. */
@@ -41,6 +48,13 @@ const MAX_PATH_SEGMENT = 16 * 1024;
 const HEALTH: SpecPath = { path: '/healthz', methods: ['GET'] };
 const METRICS: SpecPath = { path: '/metrics', methods: ['GET'] };
 const TOKEN_PATH = '/v1/oauth/tokens';
+const READY: SpecPath = { path: '/readyz', methods: ['GET'] };
+
+/** What is built once per service: its route handlers (they close over it). */
+interface Generation {
+  readonly handlers: ReadonlyMap<string, RouteHandler>;
+  readonly signer: RouteHandlerMethod;
+}
 
 /** The fastify app serving the REST catalog read API. It does not listen; the caller does. */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
@@ -69,10 +83,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // With authentication on, bodies that name what a request changes (create namespace, rename,
   // multi-table commit, S3 signing) are read the same way, to be authorized before forwarding.
   const metrics = options.metrics;
-  const paths = [...SPEC_PATHS, HEALTH, ...(metrics ? [METRICS] : [])];
+  const readiness = options.readiness;
+  const paths = [...SPEC_PATHS, HEALTH, ...(readiness ? [READY] : []), ...(metrics ? [METRICS] : [])];
+  const services = 'enter' in options.service ? options.service : holdService(options.service);
+  const started = new WeakMap<IncomingMessage, Service>();
+  /** The service this request started with (a reload swaps it for later requests only). */
+  const serviceOf = (request: FastifyRequest): Service => started.get(request.raw) ?? services.current();
   const specByRoute = new Map(paths.map((spec) => [toRouterPath(spec.path), spec]));
   const specOf = (request: FastifyRequest) => specByRoute.get(request.routeOptions.url ?? '');
-  const underUpstream = (request: FastifyRequest) => upstreamPrefixOf(request.raw.url ?? '/', options.service) !== undefined;
+  const underUpstream = (request: FastifyRequest) => upstreamPrefixOf(request.raw.url ?? '/', serviceOf(request)) !== undefined;
   const planningBody = (request: FastifyRequest) => /\/(plan|tasks)$/.test(rawPath(request.raw.url ?? '/'));
   const authorizedBody = (request: FastifyRequest) => {
     const spec = specOf(request);
@@ -118,6 +137,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // Callback-style hooks on every request: an async hook costs a promise and a turn per request.
   const tracing = options.tracing ?? TRACING_OFF;
   app.addHook('onRequest', (request, reply, done) => {
+    // the first thing a request does: take the service it is answered with, until it closes
+    const held = services.enter();
+    started.set(request.raw, held.service);
+    reply.raw.once('close', held.leave);
     reply.header('x-request-id', request.id);
     startRequestSpan(tracing, request, reply, specOf(request)?.path);
     // RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and says nothing;
@@ -125,15 +148,16 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (hostLines(request.raw.rawHeaders) > 1) done(fail('BAD_REQUEST', 'A request may carry one Host header, not several (RFC 9112 §3.2)'));
     else done();
   });
-  // One hook before any route: with auth on, every request but the open ones (liveness, the
+  // One hook before any route: with auth on, every request but the open ones (the probes, the
   // token route, which the provider answers) is authenticated, and its route's requirement checked.
   const auth = options.auth;
-  const accessContext: AccessContext | undefined = auth && { auth, configTarget: (warehouse) => options.service.configTarget(warehouse) };
+  const accessContext: AccessContext | undefined = auth && { auth, configTarget: (warehouse) => services.current().configTarget(warehouse) };
   if (accessContext) {
     app.addHook('onRequest', async (request, reply) => {
       const spec = specOf(request);
       if (spec !== undefined && OPEN_PATHS.has(spec.path)) return;
-      await authorize(accessContext, request, spec, spec ? servedMethod(spec, request.method) : request.method);
+      const context = { ...accessContext, configTarget: (warehouse: string | undefined) => serviceOf(request).configTarget(warehouse) };
+      await authorize(context, request, spec, spec ? servedMethod(spec, request.method) : request.method);
       // auth.limits: counted from here until the response closes (streamed answers included).
       const limits = accessContext.auth.limits;
       const principal = accessOf(request)?.principal;
@@ -154,27 +178,42 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   };
   app.addHook('onClose', async () => passThrough.close());
   const origin = createOrigin(options.origin ?? {});
-  const handlers = new Map(catalogRoutes(options.service, auth?.tokenEndpoint));
-  handlers.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
-  if (auth?.tokenEndpoint !== undefined) handlers.set(`POST ${TOKEN_PATH}`, tokenRoute(auth.tokenEndpoint));
-  if (metrics) handlers.set(`GET ${METRICS.path}`, async (ctx) => ctx.reply.code(200).type(metrics.contentType).send(await metrics.render()));
+  const fixed = new Map<string, RouteHandler>();
+  fixed.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
+  if (readiness) fixed.set(`GET ${READY.path}`, async (ctx) => sendReadiness(ctx.reply, readiness.report()));
+  if (auth?.tokenEndpoint !== undefined) fixed.set(`POST ${TOKEN_PATH}`, tokenRoute(auth.tokenEndpoint));
+  if (metrics) fixed.set(`GET ${METRICS.path}`, async (ctx) => ctx.reply.code(200).type(metrics.contentType).send(await metrics.render()));
+  const generations = new WeakMap<Service, Generation>();
+  const generationOf = (request: FastifyRequest): [Service, Generation] => {
+    const service = serviceOf(request);
+    let generation = generations.get(service);
+    if (!generation) {
+      const access = accessContext && { access: accessContext };
+      generation = {
+        handlers: new Map([...catalogRoutes(service, auth?.tokenEndpoint), ...fixed]),
+        signer: legacySignerRoute({ service, passThrough, origin, ...access }).handler,
+      };
+      generations.set(service, generation);
+    }
+    return [service, generation];
+  };
   for (const spec of paths) {
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, handlers, options.service, passThrough, origin, accessContext, upstreamHooks),
+      handler: dispatcher(spec, generationOf, passThrough, origin, accessContext, upstreamHooks),
       // Request durations per spec route template (never the raw path: unbounded label values).
       ...(metrics && {
         onResponse: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
           const catalog = accessLineFields(request)?.catalog;
-          const known = typeof catalog === 'string' && options.service.hasCatalog(catalog) ? catalog : '';
+          const known = typeof catalog === 'string' && serviceOf(request).hasCatalog(catalog) ? catalog : '';
           metrics.observeHttpRequest({ catalog: known, route: spec.path, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000);
           done();
         },
       }),
     });
   }
-  app.route(legacySignerRoute({ service: options.service, passThrough, origin, ...(accessContext && { access: accessContext }) }));
+  app.route({ method: 'POST', url: LEGACY_SIGNER_ROUTE, handler: (request, reply) => generationOf(request)[1].signer.call(app, request, reply) });
   return app;
 }
 
@@ -185,8 +224,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
  */
 function dispatcher(
   spec: SpecPath,
-  handlers: ReadonlyMap<string, RouteHandler>,
-  service: Service,
+  generationOf: (request: FastifyRequest) => [Service, Generation],
   passThrough: PassThrough,
   origin: Origin,
   access: AccessContext | undefined,
@@ -197,6 +235,7 @@ function dispatcher(
   return (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => inRequestContext(request, () => handle(request, reply));
   async function handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const method = servedMethod(spec, request.method) as HttpMethod;
+    const [service, { handlers }] = generationOf(request);
     const decided = accessOf(request);
     const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }) };
     // what only the body names is authorized now that the body is read

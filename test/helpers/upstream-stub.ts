@@ -64,6 +64,16 @@ export interface UpstreamStubOptions {
   readonly tables?: readonly StubTable[];
   /** Serve under this base path (e.g. `/api/catalog`). */
   readonly basePath?: string;
+  /** Listen on this port (e.g. one a closed stub used: it comes back); default a free one. */
+  readonly port?: number;
+}
+
+/** Requests held by `hold`: answered as usual once released. */
+export interface StubHold {
+  /** Settles when the first matching request has arrived (and is being held). */
+  readonly arrived: Promise<void>;
+  /** Answers every held request, and those arriving later, as usual. */
+  release(): void;
 }
 
 export interface LoggedRequest {
@@ -94,6 +104,8 @@ export interface UpstreamStub {
   tokenFailures: number;
   /** Tokens issued so far, in order. */
   readonly issuedTokens: string[];
+  /** Requests whose raw URL matches `match` wait, unanswered, until `release()`. */
+  hold(match: RegExp): StubHold;
   /** Invalidate every issued token (catalog routes then answer 401 to them). */
   revokeTokens(): void;
   /** Close the listener: later connections to its port are refused. */
@@ -135,6 +147,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   const separator = options.namespaceSeparator ?? '%1F';
   const issued = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
+  const holds: { readonly match: RegExp; readonly released: Promise<void>; readonly arrive: () => void }[] = [];
   let tokenCount = 0;
 
   const authorized = (req: LoggedRequest): boolean => {
@@ -213,14 +226,23 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     req.on('end', () => {
       const logged: LoggedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       stub.requests.push(logged);
-      const fault = stub.fault;
-      if (fault && (fault.match === undefined || fault.match.test(logged.url))) return injectFault(fault.mode, res, timers);
-      const answer = route(logged);
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-      res.end(answer.body);
+      const held = holds.find((h) => h.match.test(logged.url));
+      if (held) {
+        held.arrive();
+        void held.released.then(() => answer(logged, res));
+        return;
+      }
+      answer(logged, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const answer = (logged: LoggedRequest, res: http.ServerResponse) => {
+    const fault = stub.fault;
+    if (fault && (fault.match === undefined || fault.match.test(logged.url))) return injectFault(fault.mode, res, timers);
+    const answered = route(logged);
+    res.writeHead(answered.status, { 'content-type': 'application/json', ...answered.headers });
+    res.end(answered.body);
+  };
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   let closed = false;
@@ -242,6 +264,21 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     respond: undefined,
     tokenFailures: 0,
     issuedTokens: [],
+    hold(match) {
+      let arrive!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const entry = { match, released, arrive };
+      holds.push(entry);
+      return {
+        arrived,
+        release() {
+          holds.splice(holds.indexOf(entry), 1);
+          release();
+        },
+      };
+    },
     revokeTokens: () => issued.clear(),
     refuse: shutdown,
     close: shutdown,

@@ -17,3 +17,4 @@ export {
 } from './upstream-error.js';
 export { upstreamTableCatalog } from './upstream-table-catalog.js';
 export { planOnUpstream, type UpstreamPlanAnswer, type UpstreamPlanOptions } from './upstream-plan.js';
+export { probeUpstream, type ProbeFailure, type UpstreamProbe } from './upstream-probe.js';

@@ -1,0 +1,85 @@
+/**
+ * The catalogs a configuration names, as running objects: filesystem catalogs and upstream
+ * clients. Built at start and again on every reload, where a catalog whose configuration did not
+ * change keeps its object (its metadata caches, config cache, tokens and connection pool), and
+ * only added or changed ones are built anew.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { ByteBudget } from './cache/index.js';
+import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
+import type { CatalogConfig, RestCatalogConfig } from './config/index.js';
+import type { Logger, Metrics, Tracing } from './observability/index.js';
+import { createLocalFileIO } from './storage/index.js';
+import type { UpstreamCatalog } from './service/index.js';
+
+export interface CatalogSet {
+  readonly configs: ReadonlyMap<string, CatalogConfig>;
+  /** `filesystem` catalogs by name. */
+  readonly catalogs: ReadonlyMap<string, Catalog>;
+  /** `rest` catalogs by name. */
+  readonly upstreams: ReadonlyMap<string, UpstreamCatalog>;
+}
+
+export interface CatalogSetChange {
+  readonly next: CatalogSet;
+  readonly added: readonly string[];
+  readonly changed: readonly string[];
+  readonly removed: readonly string[];
+  readonly kept: readonly string[];
+  /** Upstreams of the previous set that `next` no longer uses (closed once nothing uses them). */
+  readonly retired: readonly UpstreamCatalog[];
+}
+
+export interface CatalogDeps {
+  /** `server.upstream-buffer-bytes`, shared by every upstream of every set. */
+  readonly bufferBudget: ByteBudget;
+  readonly logger?: Logger;
+  /** Upstream calls counted by catalog (`/metrics`). */
+  readonly metrics?: Metrics;
+  /** Spans of upstream calls. */
+  readonly tracing?: Tracing;
+}
+
+export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, deps: CatalogDeps, previous?: CatalogSet): CatalogSetChange {
+  const catalogs = new Map<string, Catalog>();
+  const upstreams = new Map<string, UpstreamCatalog>();
+  const added: string[] = [];
+  const changed: string[] = [];
+  const kept: string[] = [];
+  const built: UpstreamCatalog[] = [];
+  try {
+    for (const [name, config] of configs) {
+      const before = previous?.configs.get(name);
+      const same = before !== undefined && isDeepStrictEqual(before, config);
+      (same ? kept : before === undefined ? added : changed).push(name);
+      if (config.type === 'rest') {
+        const reused = same ? previous!.upstreams.get(name) : undefined;
+        const upstream = reused ?? restCatalog(config, deps);
+        if (!reused) built.push(upstream);
+        upstreams.set(name, upstream);
+      } else catalogs.set(name, (same ? previous!.catalogs.get(name) : undefined) ?? createFilesystemCatalog(config));
+    }
+  } catch (err) {
+    // nothing half-built outlives a refused set
+    for (const upstream of built) void upstream.upstream.close();
+    throw err;
+  }
+  const removed = [...(previous?.configs.keys() ?? [])].filter((name) => !configs.has(name));
+  const retired = [...(previous?.upstreams ?? [])].filter(([name, upstream]) => upstreams.get(name) !== upstream).map(([, upstream]) => upstream);
+  return { next: { configs, catalogs, upstreams }, added, changed, removed, kept, retired };
+}
+
+function restCatalog(config: RestCatalogConfig, deps: CatalogDeps): UpstreamCatalog {
+  const local = config.storage?.local;
+  const metrics = deps.metrics;
+  return {
+    upstream: createRestUpstream(config, {
+      bufferBudget: deps.bufferBudget,
+      ...(metrics && { observeCall: (outcome: number | string, seconds: number) => metrics.observeUpstreamCall(config.name, outcome, seconds) }),
+      ...(deps.tracing && { tracing: deps.tracing }),
+      ...(deps.logger && { logger: deps.logger }),
+    }),
+    config,
+    ...(local && { localIO: createLocalFileIO({ roots: local.roots, remaps: local.locations }) }),
+  };
+}

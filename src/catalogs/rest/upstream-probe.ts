@@ -1,0 +1,71 @@
+/**
+ * Whether an upstream answers: one GET {uri}/v1/config (with `?warehouse=` when configured) as
+ * Icefront itself, bounded by the catalog's request timeout, outside its admission gate (a probe
+ * measures the upstream, not Icefront's queue) and outside the config cache (it must reach the
+ * upstream every time). What it reports names no URL, header or credential.
+ */
+import { isIcefrontError } from '../../errors/index.js';
+import type { RestCatalogConfig } from '../../config/index.js';
+import { encodeSegment } from './paths.js';
+import type { RestUpstream } from './rest-upstream.js';
+
+/** Why an upstream is not ready. */
+export type ProbeFailure = 'status' | 'timeout' | 'connection-refused' | 'unreachable' | 'connection-failed' | 'credentials';
+
+export interface UpstreamProbe {
+  readonly ready: boolean;
+  /** From sending the request to its answer (or failure). */
+  readonly latencyMs: number;
+  readonly reason?: ProbeFailure;
+  /** The HTTP status, when the upstream answered one that is not a success. */
+  readonly status?: number;
+  /** For operators: what failed, without URLs or credentials. */
+  readonly message?: string;
+}
+
+const UNREACHABLE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN']);
+const TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+export async function probeUpstream(upstream: RestUpstream, config: RestCatalogConfig, now: () => number = performance.now.bind(performance)): Promise<UpstreamProbe> {
+  const started = now();
+  const done = (outcome: Omit<UpstreamProbe, 'latencyMs'>): UpstreamProbe => ({ ...outcome, latencyMs: Math.round(now() - started) });
+  let headers: Record<string, string>;
+  try {
+    headers = await upstream.authHeaders(undefined);
+  } catch (err) {
+    // an oauth2 upstream whose token endpoint refuses or fails; its messages never quote a secret
+    return done({ ready: false, reason: 'credentials', message: isIcefrontError(err) ? err.message : 'could not get a token for the upstream' });
+  }
+  const query = config.warehouse === undefined ? '' : `?warehouse=${encodeSegment(config.warehouse)}`;
+  const limit = config.requestTimeoutMs;
+  const deadline = AbortSignal.timeout(limit);
+  try {
+    const res = await upstream.dispatcher.request({
+      origin: upstream.origin,
+      path: `${upstream.basePath}/v1/config${query}`,
+      method: 'GET',
+      headers: { accept: 'application/json', ...headers },
+      signal: deadline,
+    });
+    await res.body.dump();
+    if (res.statusCode === 200) return done({ ready: true });
+    // forward mode: Icefront has no identity of its own here, so a refusal still is an answer
+    if (config.auth.mode === 'forward' && (res.statusCode === 401 || res.statusCode === 403)) return done({ ready: true });
+    return done({ ready: false, reason: 'status', status: res.statusCode, message: `GET /v1/config answered HTTP ${res.statusCode}` });
+  } catch (err) {
+    const code = errorCode(err);
+    if (deadline.aborted || TIMEOUTS.has(code)) return done({ ready: false, reason: 'timeout', message: `GET /v1/config: no answer within ${limit} ms` });
+    if (code === 'ECONNREFUSED') return done({ ready: false, reason: 'connection-refused', message: 'GET /v1/config: connection refused (ECONNREFUSED)' });
+    if (UNREACHABLE.has(code)) return done({ ready: false, reason: 'unreachable', message: `GET /v1/config: the upstream cannot be reached (${code})` });
+    return done({ ready: false, reason: 'connection-failed', message: `GET /v1/config: the connection failed${code ? ` (${code})` : ''}` });
+  }
+}
+
+/** undici's or the socket's error code, on the error or its cause. */
+function errorCode(err: unknown): string {
+  for (let e = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return '';
+}
