@@ -6,3 +6,14 @@ export {
   type MetricCounter,
   type Metrics,
 } from './metrics.js';
+export {
+  Activity,
+  RECENT_PLANS,
+  type ActivitySnapshot,
+  type PlanRecord,
+  type UpstreamContact,
+  type UpstreamErrorRecord,
+  type UpstreamObserver,
+} from './activity.js';
+export type { CacheSnapshot } from './cache-tally.js';
+export { MINUTES, type MinuteCounts, type RouteSeries } from './request-series.js';
