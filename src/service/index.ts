@@ -1,5 +1,7 @@
 export { createService, type CallerContext, type Service, type ServiceOptions } from './service.js';
 export type { PlanExplanation } from './plan-scan.js';
+export type { OutcomeSink, PruningSummary, ScanOutcome } from './scan-outcome.js';
+export type { CatalogStatus } from './catalog-status.js';
 export { createScanPlanning, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
 export type { ManifestCaches } from './planning/caching-source.js';
 export { createLocalPlanEngine, type PlanEngine } from './planning/plan-engine.js';

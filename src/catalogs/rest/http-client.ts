@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { fail, isIcefrontError, type ErrorCode, type IcefrontError } from '../../errors/index.js';
 import type { ByteBudget } from '../../cache/index.js';
+import type { UpstreamObserver } from '../../observability/index.js';
 import type { UpstreamResponse } from './upstream-error.js';
 
 /** Largest upstream body read into memory when the caller names no cap of its own. */
@@ -40,6 +41,8 @@ export class UpstreamHttp {
     private readonly requestTimeoutMs: number,
     /** Bytes all upstream answers being read may hold at once (shared by every upstream). */
     private readonly budget?: ByteBudget,
+    /** Told of each answer (status, latency) and each fault (code, message). */
+    private readonly observer?: UpstreamObserver,
   ) {
     this.agent = new Agent({
       connect: { timeout: connectTimeoutMs },
@@ -53,6 +56,7 @@ export class UpstreamHttp {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.requestTimeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+    const started = performance.now();
     try {
       const res = await this.agent.request({
         origin: target.origin,
@@ -63,10 +67,13 @@ export class UpstreamHttp {
         signal,
       });
       const body = await this.#readBody(res.body, what, options.maxBytes ?? MAX_BODY_BYTES);
+      this.observer?.answered(this.catalog, what, performance.now() - started, res.statusCode);
       return { status: res.statusCode, headers: res.headers, body };
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
-      throw this.#fault(err, deadline.signal.aborted, what);
+      const fault = this.#fault(err, deadline.signal.aborted, what);
+      this.observer?.failed(this.catalog, what, performance.now() - started, fault.code, fault.message);
+      throw fault;
     } finally {
       clearTimeout(timer);
     }
