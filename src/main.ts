@@ -7,7 +7,7 @@ import { AccessPolicy, createAuthenticator, describeAuth, PrincipalLimits } from
 import { createByteBudget, createComputeCache } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
 import type { Config } from './config/index.js';
-import { createLogger, createMetrics, type Logger, type Metrics } from './observability/index.js';
+import { Activity, createLogger, createMetrics, type Logger, type Metrics } from './observability/index.js';
 import { createLocalFileIO } from './storage/index.js';
 import {
   createLocalPlanEngine,
@@ -46,7 +46,7 @@ const DEFAULT_UPSTREAM_BUFFER_BYTES = 256 * 1024 * 1024;
  * planning workers when there are any), 10% for upstream plans being paged. Upstream answers
  * read whole share `server.upstream-buffer-bytes`.
  */
-export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger): Service {
+export function buildService(config: Config, metrics: Metrics = createMetrics(), logger?: Logger, activity?: Activity): Service {
   const catalogs = new Map<string, Catalog>();
   const upstreams = new Map<string, UpstreamCatalog>();
   const bufferBudget = createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES);
@@ -54,7 +54,7 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
     if (catalogConfig.type === 'rest') {
       const local = catalogConfig.storage?.local;
       upstreams.set(name, {
-        upstream: createRestUpstream(catalogConfig, { bufferBudget, ...(logger && { logger }) }),
+        upstream: createRestUpstream(catalogConfig, { bufferBudget, ...(logger && { logger }), ...(activity && { observer: activity.upstream }) }),
         config: catalogConfig,
         ...(local && { localIO: createLocalFileIO({ roots: local.roots, remaps: local.locations }) }),
       });
@@ -85,8 +85,10 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
 
 export function buildIcefront(config: Config, options: { logger?: Logger } = {}): Icefront {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const metrics = createMetrics();
-  const service = buildService(config, metrics, logger);
+  // recent work for the status page (GET /): this instance's, counted as it happens
+  const activity = new Activity();
+  const metrics = activity.observeCaches(createMetrics());
+  const service = buildService(config, metrics, logger, activity);
   const { publicUrl, trustedProxies } = config.server;
   const auth = config.auth && {
     authenticator: createAuthenticator(config.auth),
@@ -101,6 +103,7 @@ export function buildIcefront(config: Config, options: { logger?: Logger } = {})
     metrics,
     origin: { ...(publicUrl && { publicUrl }), ...(trustedProxies && { trustedProxies }) },
     ...(auth && { auth }),
+    activity,
   });
   app.addHook('onClose', () => service.close());
   // The planning threads start loading now, so a first plan does not wait for them; a failed

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
-import { createLogger, type Logger, type Metrics } from '../observability/index.js';
+import { createLogger, type Activity, type Logger, type Metrics, type UpstreamObserver } from '../observability/index.js';
 import { PLANNING_ENDPOINTS, type Service } from '../service/index.js';
 import { accessLineFields } from './access-line.js';
 import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
@@ -18,6 +18,9 @@ import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, servedMethod, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 import { tokenRoute } from './token-route.js';
+import { auditLogger } from './audit-line.js';
+import { responseRecorder } from './request-record.js';
+import { statusPageRoute } from './ui/status-page.js';
 
 export interface BuildServerOptions {
   readonly service: Service;
@@ -31,12 +34,15 @@ export interface BuildServerOptions {
   readonly origin?: OriginOptions;
   /** Authentication and the allow rules; absent: every caller is trusted. */
   readonly auth?: AuthOptions;
+  /** Recent work for the status page at GET / (served only with it). */
+  readonly activity?: Activity;
 }
 
 /** Long enough for deeply nested namespaces with long level names; beyond it → 400. */
 const MAX_PATH_SEGMENT = 16 * 1024;
 const HEALTH: SpecPath = { path: '/healthz', methods: ['GET'] };
 const METRICS: SpecPath = { path: '/metrics', methods: ['GET'] };
+const STATUS_PAGE: SpecPath = { path: '/', methods: ['GET'] };
 
 /** The fastify app serving the REST catalog read API. It does not listen; the caller does. */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
@@ -63,7 +69,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // With authentication on, bodies that name what a request changes (create namespace, rename,
   // multi-table commit, S3 signing) are read the same way, to be authorized before forwarding.
   const metrics = options.metrics;
-  const paths = [...SPEC_PATHS, HEALTH, ...(metrics ? [METRICS] : [])];
+  const activity = options.activity;
+  const paths = [...SPEC_PATHS, HEALTH, ...(metrics ? [METRICS] : []), ...(activity ? [STATUS_PAGE] : [])];
   const specByRoute = new Map(paths.map((spec) => [toRouterPath(spec.path), spec]));
   const specOf = (request: FastifyRequest) => specByRoute.get(request.routeOptions.url ?? '');
   const underUpstream = (request: FastifyRequest) => upstreamPrefixOf(request.raw.url ?? '/', options.service) !== undefined;
@@ -106,6 +113,14 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (!type.startsWith('application/x-www-form-urlencoded')) return done(fail('UNSUPPORTED_MEDIA_TYPE', `Unsupported request content type: ${type || '(none)'}`), undefined);
     readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));
   });
+  if (activity) {
+    // work in flight, for the status page: one shared listener, no closure per request
+    app.addHook('onRequest', (_request, reply, done) => {
+      activity.requestOpened();
+      reply.raw.on('close', activity.requestClosed);
+      done();
+    });
+  }
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and says nothing;
@@ -141,16 +156,16 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   handlers.set(`GET ${HEALTH.path}`, async (ctx) => sendJson(ctx.reply, 200, { status: 'ok' }));
   if (auth?.tokenEndpoint !== undefined) handlers.set('POST /v1/oauth/tokens', tokenRoute(auth.tokenEndpoint));
   if (metrics) handlers.set(`GET ${METRICS.path}`, async (ctx) => ctx.reply.code(200).type(metrics.contentType).send(await metrics.render()));
+  if (activity) handlers.set(`GET ${STATUS_PAGE.path}`, statusPageRoute({ service: options.service, activity, authenticated: auth !== undefined }));
+  // the audit stream: its own logger name, so operators can route it (audit-line.ts)
+  const recording = { ...(metrics && { metrics }), ...(activity && { activity }), audit: auditLogger(logger) };
   for (const spec of paths) {
+    const onResponse = responseRecorder(recording, spec.path);
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, handlers, options.service, passThrough, origin, accessContext),
-      // Request durations per spec route template (never the raw path: unbounded label values).
-      ...(metrics && {
-        onResponse: async (request: FastifyRequest, reply: FastifyReply) =>
-          metrics.observeHttpRequest({ route: spec.path, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000),
-      }),
+      handler: dispatcher(spec, handlers, options.service, passThrough, origin, accessContext, activity?.upstream),
+      ...(onResponse && { onResponse }),
     });
   }
   app.route(legacySignerRoute({ service: options.service, passThrough, origin, ...(accessContext && { access: accessContext }) }));
@@ -162,13 +177,21 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
  * not serve → 406 (after the prefix is checked); a method the spec does not define → 405.
  * HEAD on a path whose spec defines GET but no HEAD is answered as GET without the body.
  */
-function dispatcher(spec: SpecPath, handlers: ReadonlyMap<string, RouteHandler>, service: Service, passThrough: PassThrough, origin: Origin, access: AccessContext | undefined) {
+function dispatcher(
+  spec: SpecPath,
+  handlers: ReadonlyMap<string, RouteHandler>,
+  service: Service,
+  passThrough: PassThrough,
+  origin: Origin,
+  access: AccessContext | undefined,
+  upstreams: UpstreamObserver | undefined,
+) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const method = servedMethod(spec, request.method) as HttpMethod;
     const decided = accessOf(request);
-    const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }) };
+    const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }), ...(upstreams && { upstreams }) };
     // what only the body names is authorized now that the body is read
     if (access && decided?.writesOf) authorizeBody(access, request, spec.path);
     const upstream = spec.path.includes('{prefix}') ? upstreamPrefixOf(request.raw.url ?? '/', service) : undefined;

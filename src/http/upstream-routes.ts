@@ -10,7 +10,7 @@ import { fail } from '../errors/index.js';
 import { ENDPOINTS, type Service } from '../service/index.js';
 import type { RouteContext } from './catalog-routes.js';
 import type { PassThrough } from './proxy/index.js';
-import { assertJsonDepth, rawBodyOf, readBody } from './read-body.js';
+import { assertJsonDepth, rawBodyOf, readBody, rememberRawBody } from './read-body.js';
 import { transactionTables } from './transaction-tables.js';
 import { FORWARDED_HEADERS } from './origin.js';
 import { decodeSegment, rawPath } from './request-params.js';
@@ -89,14 +89,20 @@ export async function forwardToUpstream(ctx: RouteContext, prefix: string, servi
   // A multi-table commit is checked before it leaves: every change names its table (transaction-tables.ts).
   let body = rawBodyOf(request.raw);
   if (method === 'POST' && specPath === TRANSACTIONS_COMMIT) {
-    body ??= await readBody(request.raw, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    if (body === undefined) {
+      body = await readBody(request.raw, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);
+      rememberRawBody(request.raw, body); // its audit line names the tables (audit-line.ts)
+    }
     transactionTables(parsedJson(body));
   }
-  const upstreamTarget = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
+  const endpoint = `${method} ${specPath}`;
+  const upstreamTarget = await service.federation.target(prefix, endpoint, rawRest(url), caller);
   // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
   const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
   // The turn is held until the client's response closes, so a streamed exchange counts as long as it lasts.
+  const started = performance.now();
   await target.admit(() => passThrough.forward(request, reply, body === undefined ? target : { ...target, body }));
+  ctx.upstreams?.answered(prefix, endpoint, performance.now() - started, reply.raw.statusCode);
   return reply;
 }
 
