@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ByteBudget } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
 import type { CatalogConfig, RestCatalogConfig } from './config/index.js';
-import type { Logger, Metrics, Tracing } from './observability/index.js';
+import type { Logger, Metrics, Tracing, UpstreamObserver } from './observability/index.js';
 import { createLocalFileIO } from './storage/index.js';
 import type { UpstreamCatalog } from './service/index.js';
 
@@ -38,6 +38,8 @@ export interface CatalogDeps {
   readonly metrics?: Metrics;
   /** Spans of upstream calls. */
   readonly tracing?: Tracing;
+  /** The status page's record of upstream contacts and errors. */
+  readonly activity?: UpstreamObserver;
 }
 
 export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, deps: CatalogDeps, previous?: CatalogSet): CatalogSetChange {
@@ -75,7 +77,16 @@ function restCatalog(config: RestCatalogConfig, deps: CatalogDeps): UpstreamCata
   return {
     upstream: createRestUpstream(config, {
       bufferBudget: deps.bufferBudget,
-      ...(metrics && { observeCall: (outcome: number | string, seconds: number) => metrics.observeUpstreamCall(config.name, outcome, seconds) }),
+      observer: {
+        answered: (catalog, what, ms, status) => {
+          metrics?.observeUpstreamCall(catalog, status, ms / 1000);
+          deps.activity?.answered(catalog, what, ms, status);
+        },
+        failed: (catalog, what, ms, code, message) => {
+          metrics?.observeUpstreamCall(catalog, code, ms / 1000);
+          deps.activity?.failed(catalog, what, ms, code, message);
+        },
+      },
       ...(deps.tracing && { tracing: deps.tracing }),
       ...(deps.logger && { logger: deps.logger }),
     }),

@@ -36,6 +36,7 @@ async function serve(args: string[]): Promise<void> {
   const first = config.catalogs.keys().next().value ?? 'demo';
   console.log(`Icefront is listening on ${running.url}`);
   console.log(`Catalogs: ${[...config.catalogs.keys()].join(', ')}`);
+  console.log(`Status page: ${running.url}/`);
   for (const line of describeAuth(config)) console.log(line);
   const bearer = config.auth ? `-H "Authorization: Bearer $TOKEN" ` : '';
   console.log(`Try:  curl ${bearer}'${running.url}/v1/config?warehouse=${encodeURIComponent(first)}'`);

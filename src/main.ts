@@ -9,7 +9,7 @@ import { buildCatalogSet, type CatalogDeps, type CatalogSet } from './catalog-se
 import { probeUpstream } from './catalogs/index.js';
 import type { Config } from './config/index.js';
 import { fail } from './errors/index.js';
-import { createLogger, createMetrics, createTracing, TRACING_OFF, type Logger, type Metrics, type SpanExporter, type Tracing } from './observability/index.js';
+import { Activity, createLogger, createMetrics, createTracing, TRACING_OFF, type Logger, type Metrics, type SpanExporter, type Tracing } from './observability/index.js';
 import { createReloader, type ReloadOutcome } from './reload.js';
 import {
   createLocalPlanEngine,
@@ -93,8 +93,14 @@ function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracin
 }
 
 /** Upstream answers read whole share `server.upstream-buffer-bytes`, across reloads too. */
-function catalogDeps(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF): CatalogDeps {
-  return { bufferBudget: createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES), metrics, tracing, ...(logger && { logger }) };
+function catalogDeps(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF, activity?: Activity): CatalogDeps {
+  return {
+    bufferBudget: createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES),
+    metrics,
+    tracing,
+    ...(activity && { activity: activity.upstream }),
+    ...(logger && { logger }),
+  };
 }
 
 /** The catalogs and the use cases over them, without HTTP (the CLI's `plan` uses this). */
@@ -104,14 +110,16 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
 
 export function buildIcefront(config: Config, options: { logger?: Logger; spanExporter?: SpanExporter } = {}): Icefront {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const metrics = createMetrics();
+  // recent work for the status page (GET /): this instance's, counted as it happens
+  const activity = new Activity();
+  const metrics = activity.observeCaches(createMetrics());
   // tracing.otlp-endpoint (or a test's exporter) turns spans on; off, callers' trace context still passes
   const tracing =
     config.tracing?.otlpEndpoint || options.spanExporter
       ? createTracing({ ...config.tracing, ...(options.spanExporter && { exporter: options.spanExporter }) })
       : TRACING_OFF;
   const serviceOver = planningParts(config, metrics, logger, tracing);
-  const deps = catalogDeps(config, metrics, logger, tracing);
+  const deps = catalogDeps(config, metrics, logger, tracing, activity);
   const initial = buildCatalogSet(config.catalogs, deps).next;
   const services = holdService(serviceOver(initial));
   // one check function per upstream object: readiness tells a reload's new upstream from the old
@@ -144,6 +152,7 @@ export function buildIcefront(config: Config, options: { logger?: Logger; spanEx
     tracing,
     origin: { ...(publicUrl && { publicUrl }), ...(trustedProxies && { trustedProxies }) },
     ...(auth && { auth }),
+    activity,
   });
   app.addHook('onClose', async () => {
     readiness.close();

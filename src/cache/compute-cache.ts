@@ -67,6 +67,7 @@ export function createComputeCache<V>(options: ComputeCacheOptions<V>): ComputeC
         });
   const flights = new Flights<Entry<V>>({ name, metrics });
   const reportBytes = (): void => metrics?.bytes(name, store?.calculatedSize ?? 0);
+  metrics?.budget?.(name, maxBytes);
   reportBytes();
 
   const sized = async (compute: () => Promise<V>): Promise<Entry<V>> => {

@@ -34,4 +34,6 @@ export interface Catalog {
   loadTable(identifier: TableIdentifier): Promise<LoadedTable>;
   /** Whether this catalog serves the scan-planning endpoints. */
   readonly planning: boolean;
+  /** Where its tables live, for operators (a filesystem catalog's warehouse folder). */
+  readonly location?: string;
 }

@@ -67,9 +67,11 @@ const WRITE: Requirement = { kind: 'namespace', access: 'write' };
  */
 export const OPEN_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/v1/oauth/tokens']);
 
-/** Every spec operation (and /metrics) and what it needs. An operation missing here is refused. */
+/** Every spec operation (and /metrics, the status page) and what it needs. An operation missing here is refused. */
 export const REQUIREMENTS: ReadonlyMap<string, Requirement> = new Map<string, Requirement>([
   ['GET /metrics', { kind: 'admin' }],
+  // the status page lists catalogs, tables and principals: operators only (http/ui/status-page.ts)
+  ['GET /', { kind: 'admin' }],
   ['GET /v1/config', { kind: 'catalog' }],
   ['GET /v1/{prefix}/namespaces', { kind: 'children' }],
   // REST spec CreateNamespaceRequest.namespace

@@ -1,12 +1,14 @@
 import { bindRequestLog } from './access-line.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Namespace } from '../catalogs/index.js';
+import type { UpstreamObserver } from '../observability/index.js';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
 import { ifNoneMatchHits } from './conditional.js';
 import { sendJson } from './reply.js';
 import type { Origin } from './origin.js';
 import { decodeNamespacePath, decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
+import { noteOutcome } from './request-outcome.js';
 
 /** What a route handler gets: the request, its reply, and the spec template it matched. */
 export interface RouteContext {
@@ -16,6 +18,8 @@ export interface RouteContext {
   readonly origin: Origin;
   /** What authorization decided (absent when authentication is off). */
   readonly access?: RequestAccess;
+  /** Told of each exchange passed through to an upstream (the status page). */
+  readonly upstreams?: UpstreamObserver;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<FastifyReply>;
@@ -39,13 +43,15 @@ export function readCatalogPath(ctx: RouteContext): CatalogPath {
   return { prefix, namespace, table };
 }
 
-/** The caller, for catalogs that authorize through an upstream. */
+/** The caller, for catalogs that authorize through an upstream; what its planning answers held is noted for the audit line. */
 export function callerOf(ctx: RouteContext): CallerContext {
   const { authorization } = ctx.request.headers;
   const delegation = ctx.request.headers['x-iceberg-access-delegation'];
+  const raw = ctx.request.raw;
   return {
     ...(typeof authorization === 'string' && { authorization }),
     ...(typeof delegation === 'string' && { accessDelegation: delegation }),
+    onOutcome: (outcome) => noteOutcome(raw, outcome),
   };
 }
 
@@ -125,6 +131,8 @@ export function catalogRoutes(service: Service, tokenEndpoint?: string): Readonl
         const { prefix, namespace, table } = readCatalogPath(ctx);
         const snapshots = queryParam(ctx.request.query, 'snapshots');
         const loaded = await service.loadTable(prefix, { namespace, name: table }, snapshots);
+        const current = (loaded.result.metadata as Readonly<Record<string, unknown>>)['current-snapshot-id'];
+        if (typeof current === 'bigint' || (typeof current === 'number' && current >= 0)) noteOutcome(ctx.request.raw, { snapshotId: BigInt(current) });
         ctx.reply.header('etag', loaded.etag);
         if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();
         return ctx.reply.code(200).type('application/json').send(loaded.body);

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
-import { createLogger, lazyChild, TRACING_OFF, type Logger, type Metrics, type Tracing } from '../observability/index.js';
+import { createLogger, lazyChild, TRACING_OFF, type Activity, type Logger, type Metrics, type Tracing, type UpstreamObserver } from '../observability/index.js';
 import { holdService, PLANNING_ENDPOINTS, type Readiness, type Service, type ServiceHolder } from '../service/index.js';
 import { accessLineFields } from './access-line.js';
 import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
@@ -20,6 +20,9 @@ import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, servedMethod, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 import { tokenRoute } from './token-route.js';
 import { inRequestContext, startRequestSpan } from './request-trace.js';
+import { auditLogger } from './audit-line.js';
+import { responseRecorder } from './request-record.js';
+import { statusPageRoute } from './ui/status-page.js';
 
 export interface BuildServerOptions {
   /**
@@ -41,6 +44,8 @@ export interface BuildServerOptions {
   readonly tracing?: Tracing;
   /** Served at GET /readyz (background upstream checks); no /readyz without it. */
   readonly readiness?: Pick<Readiness, 'report'>;
+  /** Recent work for the status page at GET / (served only with it). */
+  readonly activity?: Activity;
 }
 
 /** Long enough for deeply nested namespaces with long level names; beyond it → 400. */
@@ -55,6 +60,7 @@ interface Generation {
   readonly handlers: ReadonlyMap<string, RouteHandler>;
   readonly signer: RouteHandlerMethod;
 }
+const STATUS_PAGE: SpecPath = { path: '/', methods: ['GET'] };
 
 /** The fastify app serving the REST catalog read API. It does not listen; the caller does. */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
@@ -84,7 +90,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // multi-table commit, S3 signing) are read the same way, to be authorized before forwarding.
   const metrics = options.metrics;
   const readiness = options.readiness;
-  const paths = [...SPEC_PATHS, HEALTH, ...(readiness ? [READY] : []), ...(metrics ? [METRICS] : [])];
+  const activity = options.activity;
+  const paths = [...SPEC_PATHS, HEALTH, ...(readiness ? [READY] : []), ...(metrics ? [METRICS] : []), ...(activity ? [STATUS_PAGE] : [])];
   const services = 'enter' in options.service ? options.service : holdService(options.service);
   const started = new WeakMap<IncomingMessage, Service>();
   /** The service this request started with (a reload swaps it for later requests only). */
@@ -134,6 +141,14 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       return done(fail('UNSUPPORTED_MEDIA_TYPE', `Request bodies are JSON: send the header Content-Type: application/json (this request's Content-Type is ${type ? `'${type.slice(0, 100)}'` : 'missing'})`), undefined);
     readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));
   });
+  if (activity) {
+    // work in flight, for the status page: one shared listener, no closure per request
+    app.addHook('onRequest', (_request, reply, done) => {
+      activity.requestOpened();
+      reply.raw.on('close', activity.requestClosed);
+      done();
+    });
+  }
   // Callback-style hooks on every request: an async hook costs a promise and a turn per request.
   const tracing = options.tracing ?? TRACING_OFF;
   app.addHook('onRequest', (request, reply, done) => {
@@ -190,27 +205,35 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (!generation) {
       const access = accessContext && { access: accessContext };
       generation = {
-        handlers: new Map([...catalogRoutes(service, auth?.tokenEndpoint), ...fixed]),
+        handlers: new Map([
+          ...catalogRoutes(service, auth?.tokenEndpoint),
+          ...fixed,
+          ...(activity ? [[`GET ${STATUS_PAGE.path}`, statusPageRoute({ service, activity, authenticated: auth !== undefined })] as const] : []),
+        ]),
         signer: legacySignerRoute({ service, passThrough, origin, ...access }).handler,
       };
       generations.set(service, generation);
     }
     return [service, generation];
   };
+  // the audit stream: its own logger name, so operators can route it (audit-line.ts)
+  const recording = {
+    ...(metrics && { metrics }),
+    ...(activity && { activity }),
+    audit: auditLogger(logger),
+    // a request's catalog label: a configured catalog it addressed, else '' (never an unknown prefix)
+    catalogOf: (request: FastifyRequest): string => {
+      const catalog = accessLineFields(request)?.catalog;
+      return typeof catalog === 'string' && serviceOf(request).hasCatalog(catalog) ? catalog : '';
+    },
+  };
   for (const spec of paths) {
+    const onResponse = responseRecorder(recording, spec.path);
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, generationOf, passThrough, origin, accessContext, upstreamHooks),
-      // Request durations per spec route template (never the raw path: unbounded label values).
-      ...(metrics && {
-        onResponse: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-          const catalog = accessLineFields(request)?.catalog;
-          const known = typeof catalog === 'string' && serviceOf(request).hasCatalog(catalog) ? catalog : '';
-          metrics.observeHttpRequest({ catalog: known, route: spec.path, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000);
-          done();
-        },
-      }),
+      handler: dispatcher(spec, generationOf, passThrough, origin, accessContext, upstreamHooks, activity?.upstream),
+      ...(onResponse && { onResponse }),
     });
   }
   app.route({ method: 'POST', url: LEGACY_SIGNER_ROUTE, handler: (request, reply) => generationOf(request)[1].signer.call(app, request, reply) });
@@ -229,6 +252,7 @@ function dispatcher(
   origin: Origin,
   access: AccessContext | undefined,
   upstreamHooks: UpstreamHooks,
+  upstreams: UpstreamObserver | undefined,
 ) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
@@ -237,7 +261,7 @@ function dispatcher(
     const method = servedMethod(spec, request.method) as HttpMethod;
     const [service, { handlers }] = generationOf(request);
     const decided = accessOf(request);
-    const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }) };
+    const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }), ...(upstreams && { upstreams }) };
     // what only the body names is authorized now that the body is read
     if (access && decided?.writesOf) authorizeBody(access, request, spec.path);
     const upstream = spec.path.includes('{prefix}') ? upstreamPrefixOf(request.raw.url ?? '/', service) : undefined;

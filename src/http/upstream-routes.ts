@@ -11,7 +11,7 @@ import { TRACING_OFF, type Tracing } from '../observability/index.js';
 import { ENDPOINTS, type Service } from '../service/index.js';
 import type { RouteContext } from './catalog-routes.js';
 import type { PassThrough } from './proxy/index.js';
-import { assertJsonDepth, rawBodyOf, readBody } from './read-body.js';
+import { assertJsonDepth, rawBodyOf, readBody, rememberRawBody } from './read-body.js';
 import { transactionTables } from './transaction-tables.js';
 import { FORWARDED_HEADERS } from './origin.js';
 import { decodeSegment, rawPath } from './request-params.js';
@@ -103,20 +103,27 @@ export async function forwardToUpstream(
   // A multi-table commit is checked before it leaves: every change names its table (transaction-tables.ts).
   let body = rawBodyOf(request.raw);
   if (method === 'POST' && specPath === TRANSACTIONS_COMMIT) {
-    body ??= await readBody(request.raw, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    if (body === undefined) {
+      body = await readBody(request.raw, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);
+      rememberRawBody(request.raw, body); // its audit line names the tables (audit-line.ts)
+    }
     transactionTables(parsedJson(body));
   }
-  const found = await service.federation.target(prefix, `${method} ${specPath}`, rawRest(url), caller);
-  // the upstream's logs name the request as Icefront's do (a caller's own sane X-Request-Id, or Icefront's)
+  const endpoint = `${method} ${specPath}`;
+  const found = await service.federation.target(prefix, endpoint, rawRest(url), caller);
   // The span covers the whole streamed exchange; its context is what the upstream gets as traceparent.
-  await tracing.span(`upstream ${method} ${specPath}`, { 'icefront.catalog': prefix, 'http.request.method': method }, async () => {
+  await tracing.span(`upstream ${endpoint}`, { 'icefront.catalog': prefix, 'http.request.method': method }, async () => {
+    // the upstream's logs name the request as Icefront's do (a caller's own sane X-Request-Id, or Icefront's)
     const setHeaders: Record<string, string> = { ...found.setHeaders, 'x-request-id': request.id };
     tracing.inject(setHeaders);
-    const upstreamTarget = {
-      ...found,
-      setHeaders,
-      ...(observe && { observe: (outcome: number | string, seconds: number) => observe(prefix, outcome, seconds) }),
+    // how the upstream answered (its status when its head came, or the fault): /metrics and the status page
+    const upstreams = ctx.upstreams;
+    const observeAnswer = (outcome: number | string, seconds: number) => {
+      observe?.(prefix, outcome, seconds);
+      if (typeof outcome === 'number') upstreams?.answered(prefix, endpoint, seconds * 1000, outcome);
+      else upstreams?.failed(prefix, endpoint, seconds * 1000, outcome, `${endpoint} failed (${outcome})`);
     };
+    const upstreamTarget = { ...found, setHeaders, observe: observeAnswer };
     // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
     const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
     // The turn is held until the client's response closes, so a streamed exchange counts as long as it lasts.

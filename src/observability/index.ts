@@ -20,3 +20,14 @@ export {
   type TracingOptions,
   type SpanExporter,
 } from './tracing.js';
+export {
+  Activity,
+  RECENT_PLANS,
+  type ActivitySnapshot,
+  type PlanRecord,
+  type UpstreamContact,
+  type UpstreamErrorRecord,
+  type UpstreamObserver,
+} from './activity.js';
+export type { CacheSnapshot } from './cache-tally.js';
+export { MINUTES, type MinuteCounts, type RouteSeries } from './request-series.js';

@@ -15,6 +15,8 @@ export interface CacheMetrics {
   bytes(cache: string, bytes: number): void;
   /** Computations now running. */
   inFlight(cache: string, count: number): void;
+  /** The cache's byte bound, reported when it is made (a planning worker's: when its first job makes it). */
+  budget?(cache: string, bytes: number): void;
 }
 
 /** A monotonic count; prom-client's unlabelled Counter satisfies it. */
@@ -89,6 +91,7 @@ export function createMetrics(): Metrics {
   });
   const bytes = new Gauge({ name: 'icefront_cache_bytes', help: 'Bytes held by the cache.', labelNames: byCache, registers });
   const inFlight = new Gauge({ name: 'icefront_inflight', help: 'Computations in flight, by cache.', labelNames: byCache, registers });
+  const budget = new Gauge({ name: 'icefront_cache_budget_bytes', help: 'The byte bound of the cache.', labelNames: byCache, registers });
   const httpDuration = new Histogram({
     name: 'icefront_http_request_duration_seconds',
     help: 'HTTP request duration by spec route template, method and status.',
@@ -125,6 +128,7 @@ export function createMetrics(): Metrics {
     evicted: (name) => evictions.inc(touch(name)),
     bytes: (name, value) => bytes.set(touch(name), value),
     inFlight: (name, count) => inFlight.set(touch(name), count),
+    budget: (name, bytes) => budget.set(touch(name), bytes),
   };
 
   return {

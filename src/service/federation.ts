@@ -112,9 +112,26 @@ export class Federation {
   async planningMode(name: string, callerAuthorization?: string): Promise<PlanningMode> {
     const { upstream, config } = this.get(name);
     if (config.planning !== 'auto') return config.planning;
-    const { endpoints } = await upstream.fetchConfig(callerAuthorization);
-    if (!endpoints.includes(ENDPOINTS.planTableScan)) return 'local';
-    return endpoints.includes(ENDPOINTS.fetchScanTasks) ? 'upstream' : 'upstream-paged';
+    return autoPlanning((await upstream.fetchConfig(callerAuthorization)).endpoints).mode;
+  }
+
+  /**
+   * How the catalog plans, and why, from its configuration and the upstream's last /v1/config
+   * (no upstream call: the status page asks this). `mode` is undefined while `auto` has seen none.
+   */
+  planningStatus(name: string): { readonly mode?: PlanningMode; readonly reason: string } {
+    const { upstream, config } = this.get(name);
+    if (config.planning !== 'auto') return { mode: config.planning, reason: `configured: planning: ${config.planning}` };
+    const latest = upstream.latestConfig();
+    if (!latest) return { reason: "auto: the upstream's /v1/config has not been read yet" };
+    const { mode, reason } = autoPlanning(latest.endpoints);
+    return { mode, reason: `auto: ${reason}` };
+  }
+
+  /** The upstream's configured uri, its requests in flight and waiting (limits.max-in-flight). */
+  upstreamOf(name: string): { readonly uri: string; readonly inFlight: number; readonly queued: number } {
+    const { upstream, config } = this.get(name);
+    return { uri: config.uri, inFlight: upstream.gate.inFlight, queued: upstream.gate.queued };
   }
 
   /** Whether Icefront answers this catalog's planning routes itself (modes `local` and `upstream-paged`). */
@@ -222,6 +239,14 @@ export class Federation {
       return { status: 304, headers: { etag }, body: Buffer.alloc(0) };
     return { status: 200, headers: { ...passed.headers, etag }, body };
   }
+}
+
+/** `auto` planning by the endpoints an upstream advertises (wire-format §1, as clients gate), and why. */
+function autoPlanning(endpoints: readonly string[]): { readonly mode: PlanningMode; readonly reason: string } {
+  if (!endpoints.includes(ENDPOINTS.planTableScan)) return { mode: 'local', reason: 'the upstream advertises no /plan endpoint' };
+  return endpoints.includes(ENDPOINTS.fetchScanTasks)
+    ? { mode: 'upstream', reason: 'the upstream advertises /plan and /tasks' }
+    : { mode: 'upstream-paged', reason: 'the upstream advertises /plan but not /tasks' };
 }
 
 /** `path` below the upstream's uri, with its auth, timeout and admission. */

@@ -2,6 +2,8 @@ export { createService, type CallerContext, type Service, type ServiceOptions } 
 export type { PlanExplanation } from './plan-scan.js';
 export { holdService, type HeldService, type ServiceHolder } from './service-holder.js';
 export { createReadiness, type CatalogReadiness, type Readiness, type ReadinessCheck, type ReadinessReport } from './readiness.js';
+export type { OutcomeSink, PruningSummary, ScanOutcome } from './scan-outcome.js';
+export type { CatalogStatus } from './catalog-status.js';
 export { createScanPlanning, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
 export type { ManifestCaches } from './planning/caching-source.js';
 export { createLocalPlanEngine, type PlanEngine } from './planning/plan-engine.js';

@@ -14,6 +14,8 @@ import type { OrderedPlan } from './planning/upstream-pages.js';
 import type { ComputeCache } from '../cache/index.js';
 import { Federation, type UpstreamCatalog } from './federation.js';
 import { tracedCatalog } from './traced-catalog.js';
+import { describeCatalogs, type CatalogStatus } from './catalog-status.js';
+import type { OutcomeSink } from './scan-outcome.js';
 import type {
   CatalogConfigResponse,
   GetNamespaceResponse,
@@ -46,6 +48,8 @@ export interface CallerContext {
   readonly authorization?: string;
   /** X-Iceberg-Access-Delegation, passed to the upstream's loadTable. */
   readonly accessDelegation?: string;
+  /** Told what a planning answer held, once it is known (the status page, the audit stream). */
+  readonly onOutcome?: OutcomeSink;
 }
 
 /** The read use cases of the REST catalog API, free of HTTP. Errors are IcefrontErrors. */
@@ -74,6 +78,8 @@ export interface Service {
   fetchScanTasks(prefix: string, identifier: TableIdentifier, body: unknown, caller?: CallerContext): Promise<FetchScanTasksResult>;
   /** The same plan with its pruning summary (the `icefront plan` command). */
   explainTableScan(prefix: string, identifier: TableIdentifier, body: unknown): Promise<PlanExplanation>;
+  /** Every catalog as the status page shows it (no credentials). */
+  describeCatalogs(): CatalogStatus[];
   /** Answers an operation the catalog behind `prefix` does not serve: always throws. */
   rejectUnsupported(prefix: string | undefined, operation: string): never;
   /** Settles when planning can start at once (its worker threads loaded). */
@@ -209,15 +215,15 @@ export function createService(options: ServiceOptions): Service {
     planTableScan(prefix, identifier, body, caller) {
       return traced('plan', prefix, identifier, async () => {
         const paged = await pagedTarget(prefix, identifier, caller);
-        if (paged) return pagedPlanning.plan(prefix, ...paged, body);
-        return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier, caller), body);
+        if (paged) return pagedPlanning.plan(prefix, ...paged, body, caller?.onOutcome);
+        return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier, caller), body, caller?.onOutcome);
       });
     },
 
     async fetchPlanningResult(prefix, identifier, planId, caller) {
       const paged = await pagedTarget(prefix, identifier, caller);
-      if (paged) return pagedPlanning.fetchPlan(prefix, ...paged, planId);
-      return scanPlanning.fetchPlan(prefix, ...planningTarget(prefix, identifier, caller), planId);
+      if (paged) return pagedPlanning.fetchPlan(prefix, ...paged, planId, caller?.onOutcome);
+      return scanPlanning.fetchPlan(prefix, ...planningTarget(prefix, identifier, caller), planId, caller?.onOutcome);
     },
 
     async cancelPlanning(prefix, identifier, _planId, caller) {
@@ -228,12 +234,14 @@ export function createService(options: ServiceOptions): Service {
     fetchScanTasks(prefix, identifier, body, caller) {
       return traced('tasks', prefix, identifier, async () => {
         const paged = await pagedTarget(prefix, identifier, caller);
-        if (paged) return pagedPlanning.fetchTasks(prefix, ...paged, body);
-        return scanPlanning.fetchTasks(prefix, ...planningTarget(prefix, identifier, caller), body);
+        if (paged) return pagedPlanning.fetchTasks(prefix, ...paged, body, caller?.onOutcome);
+        return scanPlanning.fetchTasks(prefix, ...planningTarget(prefix, identifier, caller), body, caller?.onOutcome);
       });
     },
 
     explainTableScan: explain,
+
+    describeCatalogs: () => describeCatalogs(catalogs, federation),
 
     rejectUnsupported(prefix, operation) {
       if (prefix !== undefined) catalogFor(prefix);

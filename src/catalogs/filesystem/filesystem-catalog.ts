@@ -36,6 +36,7 @@ class FilesystemCatalog implements Catalog {
   readonly name: string;
   readonly type = 'filesystem' as const;
   readonly planning: boolean;
+  readonly location: string;
   private readonly layout: WarehouseLayout;
   private readonly reader: MetadataReader;
   private readonly refreshMs: number;
@@ -49,7 +50,8 @@ class FilesystemCatalog implements Catalog {
   ) {
     this.name = config.name;
     this.planning = config.planning === 'on';
-    this.layout = new WarehouseLayout(io, path.resolve(config.warehouse));
+    this.location = path.resolve(config.warehouse);
+    this.layout = new WarehouseLayout(io, this.location);
     this.reader = new MetadataReader(io, options.metadataCacheBytes);
     this.refreshMs = config.refreshMs ?? 0;
   }

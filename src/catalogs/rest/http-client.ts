@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { fail, isIcefrontError, type ErrorCode, type IcefrontError } from '../../errors/index.js';
 import type { ByteBudget } from '../../cache/index.js';
-import { TRACING_OFF, type Tracing, type UpstreamCallObserver } from '../../observability/index.js';
+import { TRACING_OFF, type Tracing, type UpstreamObserver } from '../../observability/index.js';
 import type { UpstreamResponse } from './upstream-error.js';
 import { Deadlines } from './deadlines.js';
 
@@ -37,7 +37,7 @@ export class UpstreamHttp {
   readonly agent: Agent;
   readonly #deadlines: Deadlines;
   private readonly budget: ByteBudget | undefined;
-  private readonly observe: UpstreamCallObserver | undefined;
+  private readonly observer: UpstreamObserver | undefined;
   private readonly tracing: Tracing;
 
   constructor(
@@ -47,14 +47,14 @@ export class UpstreamHttp {
     options: {
       /** Bytes all upstream answers being read may hold at once (shared by every upstream). */
       readonly budget?: ByteBudget;
-      /** Told how each call ended and how long it took (`/metrics`). */
-      readonly observe?: UpstreamCallObserver;
+      /** Told of each answer (status, latency) and each fault (code, message): `/metrics`, the status page. */
+      readonly observer?: UpstreamObserver;
       /** A span per call, and the active trace context sent as `traceparent`. */
       readonly tracing?: Tracing;
     } = {},
   ) {
     this.budget = options.budget;
-    this.observe = options.observe;
+    this.observer = options.observer;
     this.tracing = options.tracing ?? TRACING_OFF;
     this.agent = new Agent({
       connect: { timeout: connectTimeoutMs },
@@ -95,12 +95,12 @@ export class UpstreamHttp {
         signal: signal as AbortSignal,
       });
       const body = await this.#readBody(res.body, what, options.maxBytes ?? MAX_BODY_BYTES);
-      this.observe?.(res.statusCode, (performance.now() - started) / 1000);
+      this.observer?.answered(this.catalog, what, performance.now() - started, res.statusCode);
       return { status: res.statusCode, headers: res.headers, body };
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
       const fault = this.#fault(err, deadline.aborted, what);
-      this.observe?.(fault.code, (performance.now() - started) / 1000);
+      this.observer?.failed(this.catalog, what, performance.now() - started, fault.code, fault.message);
       throw fault;
     } finally {
       this.#deadlines.end(deadline);

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { singleFlight, type ByteBudget, type SingleFlight } from '../../cache/index.js';
 import type { RestCatalogConfig } from '../../config/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
-import type { Logger, Tracing, UpstreamCallObserver } from '../../observability/index.js';
+import type { Logger, Tracing, UpstreamObserver } from '../../observability/index.js';
 import { buildClientConfig, rewriteProperties, type ClientConfigResponse, type RewriteContext } from './client-config.js';
 import { UpstreamHttp, type SendOptions, type Target } from './http-client.js';
 import { encodeNamespace, encodeSegment, toUpstreamPath } from './paths.js';
@@ -24,8 +24,8 @@ export interface RestUpstreamOptions {
   readonly bufferBudget?: ByteBudget;
   /** Clock for cache lifetimes (config TTL, OAuth2 token expiry); `Date.now` by default. */
   readonly now?: () => number;
-  /** Told of every call Icefront makes to this upstream (`/metrics`, labelled by catalog). */
-  readonly observeCall?: UpstreamCallObserver;
+  /** Told of every request Icefront makes to the upstream itself: status and latency, or the fault (`/metrics`, the status page). */
+  readonly observer?: UpstreamObserver;
   /** A span per call to the upstream, and `traceparent` on it. */
   readonly tracing?: Tracing;
 }
@@ -50,6 +50,8 @@ export interface RestUpstream {
    * per caller; bearer/oauth2 send Icefront's own identity and ignore it.
    */
   fetchConfig(callerAuthorization?: string): Promise<UpstreamConfig>;
+  /** The /v1/config fetched last (for anyone), without fetching; undefined before the first. */
+  latestConfig(): UpstreamConfig | undefined;
   /**
    * Icefront's /v1/config answer for this catalog, from `from` (what `fetchConfig` returned for
    * this caller) or else the last fetched config. Secret-looking keys are dropped unless `from`
@@ -113,7 +115,7 @@ class RestUpstreamClient implements RestUpstream {
     this.#log = options.logger?.child({ catalog: config.name });
     this.#http = new UpstreamHttp(config.name, config.connectTimeoutMs, config.requestTimeoutMs, {
       ...(options.bufferBudget && { budget: options.bufferBudget }),
-      ...(options.observeCall && { observe: options.observeCall }),
+      ...(options.observer && { observer: options.observer }),
       ...(options.tracing && { tracing: options.tracing }),
     });
     this.#auth = new UpstreamAuthenticator(config.auth, this.#http, config.name, this.#now);
@@ -144,6 +146,10 @@ class RestUpstreamClient implements RestUpstream {
       this.#latest = value;
       return value;
     });
+  }
+
+  latestConfig(): UpstreamConfig | undefined {
+    return this.#latest;
   }
 
   clientConfig(name: string, publicBaseUrl: string, extraEndpoints: readonly string[], from?: UpstreamConfig): ClientConfigResponse {

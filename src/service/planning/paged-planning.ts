@@ -32,6 +32,7 @@ import {
   type TableBinding,
 } from '../../tokens/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
+import type { OutcomeSink } from '../scan-outcome.js';
 import { planRequestJson, requestOf, scanOf } from './scan-codec.js';
 import { fitStrings } from './fit-strings.js';
 import { planTaskOf } from './scan-planning.js';
@@ -59,10 +60,11 @@ export interface PagedPlanningOptions {
   readonly now?: () => number;
 }
 
+/** `onOutcome` is told what each answer held (status page, audit stream). */
 export interface PagedPlanning {
-  plan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown): Promise<PlanTableScanResult>;
-  fetchPlan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, planId: string): Promise<FetchPlanningResult>;
-  fetchTasks(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown): Promise<FetchScanTasksResult>;
+  plan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown, onOutcome?: OutcomeSink): Promise<PlanTableScanResult>;
+  fetchPlan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, planId: string, onOutcome?: OutcomeSink): Promise<FetchPlanningResult>;
+  fetchTasks(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown, onOutcome?: OutcomeSink): Promise<FetchScanTasksResult>;
 }
 
 /** Default lifetime of a cached upstream plan: long enough for a scan's redemptions, short enough that revoked access is seen. */
@@ -91,15 +93,17 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
   }
 
   /** The first page inline and page tasks for the rest, within max-response-bytes (fanning out when the strings alone would not fit). */
-  async function answer(plan: OrderedPlan, ref: PlanRef) {
+  async function answer(plan: OrderedPlan, ref: PlanRef, onOutcome: OutcomeSink | undefined) {
     const [first, ...rest] = cutPages(plan, limits);
     const inline = pageOf(plan, first!);
     const budget = options.maxResponseBytes - jsonLength(inline) - ENVELOPE_BYTES;
-    return { inline, pageTasks: await fitPages(ref, plan, rest, budget, key) };
+    const pageTasks = await fitPages(ref, plan, rest, budget, key);
+    onOutcome?.({ snapshotId: ref.snapshotId, files: inline['file-scan-tasks'].length, planTasks: pageTasks.length, tasks: plan.tasks.length, plannedBy: 'upstream' });
+    return { inline, pageTasks };
   }
 
   return {
-    async plan(prefix, planner, id, body) {
+    async plan(prefix, planner, id, body, onOutcome) {
       options.metrics?.planRequests.inc();
       const request = parseScanRequest(body);
       const metadata = await planner.loadMetadata(id);
@@ -108,24 +112,28 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
       const binding: TableBinding = { catalog: prefix, namespace: [...id.namespace], table: id.name, ...(metadata.tableUuid && { tableUuid: metadata.tableUuid }) };
       if (target.kind === 'empty') {
         const none: PlanRef = { ...binding, snapshotId: NO_SNAPSHOT, scan: scanOf(request) };
+        onOutcome?.({ files: 0, planTasks: 0, tasks: 0, plannedBy: 'upstream' });
         return { status: 'completed', 'plan-id': encodePlanId(none, key), 'file-scan-tasks': [] };
       }
       const pinned = target.kind === 'incremental' ? request : { ...request, snapshotId: target.snapshot.snapshotId };
       const ref: PlanRef = { ...binding, snapshotId: target.snapshot.snapshotId, scan: scanOf(pinned) };
-      const { inline, pageTasks } = await answer(await orderedPlan(prefix, planner, id, ref), ref);
+      const { inline, pageTasks } = await answer(await orderedPlan(prefix, planner, id, ref), ref, onOutcome);
       return { status: 'completed', 'plan-id': encodePlanId(ref, key), ...inline, ...(pageTasks.length > 0 && { 'plan-tasks': pageTasks }) };
     },
 
-    async fetchPlan(prefix, planner, id, planId) {
+    async fetchPlan(prefix, planner, id, planId, onOutcome) {
       const ref = decodePlanId(planId, key);
       if (!ref || !issuedFor(ref, prefix, id)) throw fail('NO_SUCH_PLAN_ID', 'Unknown plan id for this table');
-      if (ref.snapshotId === NO_SNAPSHOT) return { status: 'completed', 'file-scan-tasks': [] };
+      if (ref.snapshotId === NO_SNAPSHOT) {
+        onOutcome?.({ files: 0, planTasks: 0, tasks: 0, plannedBy: 'upstream' });
+        return { status: 'completed', 'file-scan-tasks': [] };
+      }
       checkScan(ref, 'NO_SUCH_PLAN_ID');
-      const { inline, pageTasks } = await answer(await orderedPlan(prefix, planner, id, ref), ref);
+      const { inline, pageTasks } = await answer(await orderedPlan(prefix, planner, id, ref), ref, onOutcome);
       return { status: 'completed', ...inline, ...(pageTasks.length > 0 && { 'plan-tasks': pageTasks }) };
     },
 
-    async fetchTasks(prefix, planner, id, body) {
+    async fetchTasks(prefix, planner, id, body, onOutcome) {
       options.metrics?.taskRequests.inc();
       const task = decodePageTask(planTaskOf(body), key);
       if (!task || !issuedFor(task, prefix, id)) throw noSuchPlanTask();
@@ -135,7 +143,9 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
       if (plan.tasks.length !== task.total || plan.digest !== task.digest)
         throw fail('NO_SUCH_PLAN_TASK', "Plan task expired: the upstream's plan for this snapshot changed since the task was issued");
       const fanned = (task.more ?? []).map((page) => encodePageTask({ ...planRefOf(task), page, total: task.total, digest: task.digest }, key));
-      return { ...pageOf(plan, task.page), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
+      const page = pageOf(plan, task.page);
+      onOutcome?.({ snapshotId: task.snapshotId, files: page['file-scan-tasks'].length, planTasks: fanned.length });
+      return { ...page, ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
     },
   };
 }

@@ -22,6 +22,7 @@ import {
   type ManifestRange,
   type ManifestSource,
   type PlanOptions,
+  type PlanStats,
   type ScanRequest,
 } from '../../planner/index.js';
 import type { FileIO } from '../../storage/index.js';
@@ -54,6 +55,8 @@ export interface PlanShare {
 export interface SizedPlan {
   /** Per data manifest planned, in manifest-list order. */
   readonly manifests: readonly SizedManifest[];
+  /** How the plan was reached: manifests read and skipped, files kept and pruned, deletes attached. */
+  readonly stats: PlanStats;
 }
 
 /** A ScanTasks answer already serialised: the `delete-files` and `file-scan-tasks` arrays. */
@@ -108,7 +111,7 @@ export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngi
       const only = share && share.count > 1 ? (m: ManifestFile) => shareOf(m.path, share.count) === share.index : undefined;
       // each manifest's tasks are sized as they come and then let go (a million-file plan)
       let writer: ScanTasksWriter | undefined;
-      const { manifests } = await planEachManifest(
+      const { manifests, stats } = await planEachManifest(
         job.table.metadata,
         job.request,
         { ...planOptions(job), ...(minRows !== undefined && { minRows }), ...(only && { only }) },
@@ -125,7 +128,7 @@ export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngi
           return { path: manifest.path, ordinal, index, positions, bytes, rows };
         },
       );
-      return { manifests };
+      return { manifests, stats: { ...stats } };
     },
 
     async write(job, ranges) {

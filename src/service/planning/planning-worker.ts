@@ -49,7 +49,7 @@ function instanceFor(id: number, cacheBytes: number): Instance {
   if (instance) return instance;
   const counters = { manifestReads: 0, manifestReadsCoalesced: 0, deleteIndexBuilds: 0 };
   const caches: Record<string, CacheReport> = {};
-  const cacheOf = (name: string): CacheReport => (caches[name] ??= { hit: 0, miss: 0, coalesced: 0, evicted: 0, bytes: 0, inFlight: 0 });
+  const cacheOf = (name: string): CacheReport => (caches[name] ??= { hit: 0, miss: 0, coalesced: 0, evicted: 0, bytes: 0, inFlight: 0, budget: 0 });
   const cacheMetrics: CacheMetrics = {
     hit: (name) => void cacheOf(name).hit++,
     miss: (name) => void cacheOf(name).miss++,
@@ -57,6 +57,7 @@ function instanceFor(id: number, cacheBytes: number): Instance {
     evicted: (name) => void cacheOf(name).evicted++,
     bytes: (name, bytes) => void (cacheOf(name).bytes = bytes),
     inFlight: (name, count) => void (cacheOf(name).inFlight = count),
+    budget: (name, bytes) => void (cacheOf(name).budget = bytes),
   };
   const counter = (name: keyof typeof counters) => ({ inc: (n = 1) => void (counters[name] += n) });
   const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') });

@@ -25,6 +25,7 @@ import {
 } from '../../tokens/index.js';
 import { currentSchema, RawJson } from '../../iceberg/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
+import { pruningOf, type OutcomeSink } from '../scan-outcome.js';
 import { cutBatches } from './batches.js';
 import { fitStrings } from './fit-strings.js';
 import type { PlanEngine, PlanJob, WrittenTasks } from './plan-engine.js';
@@ -42,10 +43,11 @@ export interface ScanPlanningOptions {
   readonly logger?: Logger;
 }
 
+/** `onOutcome` is told what each answer held (status page, audit stream). */
 export interface ScanPlanning {
-  plan(prefix: string, catalog: Catalog, id: TableIdentifier, body: unknown): Promise<PlanTableScanResult>;
-  fetchPlan(prefix: string, catalog: Catalog, id: TableIdentifier, planId: string): Promise<FetchPlanningResult>;
-  fetchTasks(prefix: string, catalog: Catalog, id: TableIdentifier, body: unknown): Promise<FetchScanTasksResult>;
+  plan(prefix: string, catalog: Catalog, id: TableIdentifier, body: unknown, onOutcome?: OutcomeSink): Promise<PlanTableScanResult>;
+  fetchPlan(prefix: string, catalog: Catalog, id: TableIdentifier, planId: string, onOutcome?: OutcomeSink): Promise<FetchPlanningResult>;
+  fetchTasks(prefix: string, catalog: Catalog, id: TableIdentifier, body: unknown, onOutcome?: OutcomeSink): Promise<FetchScanTasksResult>;
 }
 
 
@@ -80,8 +82,8 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
     return { catalog: prefix, namespace: [...namespace], table: name, ...(table.metadata.tableUuid && { tableUuid: table.metadata.tableUuid }) };
   }
 
-  /** Plans a pinned scan and cuts it into the inline batch and plan tasks. */
-  async function planPinned(prefix: string, table: LoadedTable, request: ScanRequest, ref: PlanRef) {
+  /** Plans a pinned scan and cuts it into the inline batch and plan tasks; tells `onOutcome` what the answer holds. */
+  async function planPinned(prefix: string, table: LoadedTable, request: ScanRequest, ref: PlanRef, onOutcome: OutcomeSink | undefined) {
     const job = jobOf(prefix, table, request);
     const sized = await engine.size(job, request.minRowsRequested !== undefined ? { minRows: request.minRowsRequested } : {});
     const [first, ...rest] = cutBatches(sized.manifests, {
@@ -96,11 +98,13 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       throw fail('INTERNAL', `The first batch of a plan of ${[...table.identifier.namespace, table.identifier.name].join('.')} did not read back as planned`);
     const inline = tasksJson(written);
     const budget = options.maxResponseBytes - (written ? written.fileScanTasks.length + (written.deleteFiles?.length ?? 0) : 2) - ENVELOPE_BYTES;
-    return { inline, planTasks: await fitPlanTasks(ref, rest.map((b) => b.ranges), budget, key) };
+    const planTasks = await fitPlanTasks(ref, rest.map((b) => b.ranges), budget, key);
+    onOutcome?.({ snapshotId: ref.snapshotId, files: first!.count, planTasks: planTasks.length, tasks: sized.stats.dataFilesKept, plannedBy: 'icefront', pruning: pruningOf(sized.stats) });
+    return { inline, planTasks };
   }
 
   return {
-    async plan(prefix, catalog, id, body) {
+    async plan(prefix, catalog, id, body, onOutcome) {
       options.metrics?.planRequests.inc();
       const request = parseScanRequest(body);
       const table = await catalog.loadTable(id);
@@ -108,11 +112,12 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       const target = resolveScanTarget(table.metadata, request);
       if (target.kind === 'empty') {
         const none: PlanRef = { ...binding(prefix, table), snapshotId: NO_SNAPSHOT, scan: scanOf(request) };
+        onOutcome?.({ files: 0, planTasks: 0, tasks: 0, plannedBy: 'icefront' });
         return { status: 'completed', 'plan-id': encodePlanId(none, key), 'file-scan-tasks': [] };
       }
       const pinned: ScanRequest = target.kind === 'incremental' ? request : { ...request, snapshotId: target.snapshot.snapshotId };
       const ref: PlanRef = { ...binding(prefix, table), snapshotId: target.snapshot.snapshotId, scan: scanOf(pinned) };
-      const { inline, planTasks } = await planPinned(prefix, table, pinned, ref);
+      const { inline, planTasks } = await planPinned(prefix, table, pinned, ref, onOutcome);
       return {
         status: 'completed',
         'plan-id': encodePlanId(ref, key),
@@ -121,18 +126,21 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       };
     },
 
-    async fetchPlan(prefix, catalog, id, planId) {
+    async fetchPlan(prefix, catalog, id, planId, onOutcome) {
       const table = await catalog.loadTable(id);
       const ref = decodePlanId(planId, key);
       if (!ref || !planTaskMatches(ref, binding(prefix, table)))
         throw fail('NO_SUCH_PLAN_ID', `Unknown plan id for table ${[...id.namespace, id.name].join('.')}`);
-      if (ref.snapshotId === NO_SNAPSHOT && table.metadata.snapshots.length === 0) return { status: 'completed', 'file-scan-tasks': [] };
+      if (ref.snapshotId === NO_SNAPSHOT && table.metadata.snapshots.length === 0) {
+        onOutcome?.({ files: 0, planTasks: 0, tasks: 0, plannedBy: 'icefront' });
+        return { status: 'completed', 'file-scan-tasks': [] };
+      }
       const request = pinnedRequest(table, ref, 'NO_SUCH_PLAN_ID');
-      const { inline, planTasks } = await planPinned(prefix, table, request, ref);
+      const { inline, planTasks } = await planPinned(prefix, table, request, ref, onOutcome);
       return { status: 'completed', ...inline, ...(planTasks.length > 0 && { 'plan-tasks': planTasks }) };
     },
 
-    async fetchTasks(prefix, catalog, id, body) {
+    async fetchTasks(prefix, catalog, id, body, onOutcome) {
       options.metrics?.taskRequests.inc();
       const text = planTaskOf(body);
       // A missing table is reported as such, before the plan task is looked at.
@@ -161,6 +169,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       if (!written) throw noSuchPlanTask();
       // A fan-out task hands its further batches out as plan tasks of their own.
       const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...planRefOf(task), ranges: batch }, key));
+      onOutcome?.({ snapshotId: task.snapshotId, files: written.count, planTasks: fanned.length });
       return { ...tasksJson(written), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
     },
   };

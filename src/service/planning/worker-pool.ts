@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { fail } from '../../errors/index.js';
 import { stringifyJson, tableMetadataToJson, type TableMetadata } from '../../iceberg/index.js';
 import { traceContext, type Logger, type Metrics, type TraceContext } from '../../observability/index.js';
-import type { ManifestRange } from '../../planner/index.js';
+import type { ManifestRange, PlanStats } from '../../planner/index.js';
 import type { SizedManifest } from './batches.js';
 import { shareOf, type PlanEngine, type PlanJob, type PlanShare, type PlanTable, type SizedPlan, type WrittenTasks } from './plan-engine.js';
 import { scanOf } from './scan-codec.js';
@@ -223,7 +223,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
   const cacheBytes = Math.floor(options.cacheBytes / count);
 
   // Cache gauges are per worker; the metric is their sum.
-  const gauges = new Map<string, { bytes: number[]; inFlight: number[] }>();
+  const gauges = new Map<string, { bytes: number[]; inFlight: number[]; budget: number[] }>();
   const onReport = (slot: number, report: WorkerReport): void => {
     const m = options.metrics;
     if (!m) return;
@@ -236,11 +236,13 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       for (let i = 0; i < c.coalesced; i++) m.cache.coalesced(name);
       for (let i = 0; i < c.evicted; i++) m.cache.evicted(name);
       let g = gauges.get(name);
-      if (!g) gauges.set(name, (g = { bytes: new Array<number>(count).fill(0), inFlight: new Array<number>(count).fill(0) }));
+      if (!g) gauges.set(name, (g = { bytes: new Array<number>(count).fill(0), inFlight: new Array<number>(count).fill(0), budget: new Array<number>(count).fill(0) }));
       g.bytes[slot] = c.bytes;
       g.inFlight[slot] = c.inFlight;
+      g.budget[slot] = c.budget;
       m.cache.bytes(name, g.bytes.reduce((a, b) => a + b, 0));
       m.cache.inFlight(name, g.inFlight.reduce((a, b) => a + b, 0));
+      m.cache.budget?.(name, g.budget.reduce((a, b) => a + b, 0));
     }
   };
 
@@ -279,7 +281,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
         threads.map((_, index) => run<SizedPlan>(index, job, { op: 'size', share: { index, count } satisfies PlanShare })),
       );
       const manifests: SizedManifest[] = shares.flatMap((s) => s.manifests).sort((a, b) => a.ordinal - b.ordinal);
-      return { manifests };
+      return { manifests, stats: mergeShareStats(shares.map((s) => s.stats)) };
     },
 
     async write(job, ranges: readonly ManifestRange[]) {
@@ -298,4 +300,24 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * One plan's pruning summary from its shares: each worker listed every manifest and read every
+ * delete manifest (those counts are each worker's), and read, kept and pruned its own share.
+ */
+export function mergeShareStats(shares: readonly PlanStats[]): PlanStats {
+  const sum = (k: keyof PlanStats) => shares.reduce((n, s) => n + s[k], 0);
+  const max = (k: keyof PlanStats) => shares.reduce((n, s) => Math.max(n, s[k]), 0);
+  const merged = {
+    manifests: max('manifests'),
+    dataManifestsRead: sum('dataManifestsRead'),
+    deleteManifestsRead: max('deleteManifestsRead'),
+    dataFilesKept: sum('dataFilesKept'),
+    dataFilesPruned: sum('dataFilesPruned'),
+    deleteFilesIndexed: max('deleteFilesIndexed'),
+    deletesAttached: sum('deletesAttached'),
+    contradictoryMetrics: sum('contradictoryMetrics'),
+  };
+  return { ...merged, manifestsSkipped: merged.manifests - merged.dataManifestsRead - merged.deleteManifestsRead };
 }

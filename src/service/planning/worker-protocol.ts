@@ -72,6 +72,8 @@ export interface CacheReport {
   evicted: number;
   bytes: number;
   inFlight: number;
+  /** The cache's byte bound in this worker (0 until reported). */
+  budget: number;
 }
 
 export interface Done {

@@ -9,6 +9,9 @@ import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } 
 import { appWith, copyDemoTable, demoCatalog, metric, parse, post } from './helpers.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildService } from '../../../src/main.js';
+import type { ScanOutcome } from '../../../src/service/index.js';
+import { testConfig } from '../../helpers/config.js';
 
 const DEMO = (ns: string, table: string) => `/v1/demo/namespaces/${ns}/tables/${table}`;
 const REAL = (ns: string[], table: string) => `/v1/real/namespaces/${ns.map(encodeURIComponent).join('%1F')}/tables/${encodeURIComponent(table)}`;
@@ -112,4 +115,21 @@ t.test('a table larger than the slice cache is planned without keeping its slice
     }
     await app.close();
   }
+});
+
+t.test('a plan split between two workers reports the pruning summary the event loop reports', async (t) => {
+  const requests: unknown[] = [{}, { filter: { type: 'lt', term: 'order_id', value: 12 } }, { filter: { type: 'eq', term: 'region', value: 'nowhere' } }];
+  const outcomes = async (workers: number): Promise<ScanOutcome[]> => {
+    const config = testConfig([demoCatalog()], { batchSize: 3 });
+    const service = buildService({ ...config, planning: { ...config.planning, workers } });
+    t.teardown(() => service.close());
+    const seen: ScanOutcome[] = [];
+    for (const body of requests) await service.planTableScan('demo', { namespace: ['sales'], name: 'orders' }, body, { onOutcome: (o) => seen.push(o) });
+    return seen;
+  };
+  const local = await outcomes(0);
+  const pooled = await outcomes(2);
+  t.equal(local.length, requests.length, 'one outcome per plan');
+  t.ok(local.some((o) => (o.pruning?.filesPruned ?? 0) > 0), 'a filter pruned files');
+  t.same(pooled, local, 'the same counts, snapshot and tasks');
 });

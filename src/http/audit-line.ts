@@ -1,0 +1,98 @@
+/**
+ * The audit stream (docs/operations.md, "Audit stream"): one line per load-table, plan, plan
+ * result, plan-task redemption and commit, written once when its response is sent, through a
+ * logger of its own (`name: icefront.audit`) so operators can route it apart from the access
+ * lines. Built from known values only (the route's path parameters, the principal's name, what
+ * the answer held, status and length), so it goes through a child without redaction, as the
+ * access line does: no header, credential, plan id or plan-task string is ever among them.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '../observability/index.js';
+import { accessOf } from './access.js';
+import { accessLineFields } from './access-line.js';
+import type { RequestOutcome } from './request-outcome.js';
+import { rawBodyOf } from './read-body.js';
+import { decodeNamespacePath, decodeSegment, rawPathParams } from './request-params.js';
+import { transactionTables } from './transaction-tables.js';
+
+const TABLE = '/v1/{prefix}/namespaces/{namespace}/tables/{table}';
+
+/** The audited operations: spec route, method, name. */
+const OPERATIONS: readonly (readonly [string, string, string])[] = [
+  [TABLE, 'GET', 'load-table'],
+  [`${TABLE}/plan`, 'POST', 'plan'],
+  [`${TABLE}/plan/{plan-id}`, 'GET', 'plan-result'],
+  [`${TABLE}/tasks`, 'POST', 'tasks'],
+  [TABLE, 'POST', 'commit'],
+  ['/v1/{prefix}/transactions/commit', 'POST', 'commit-transaction'],
+];
+
+export const AUDIT_LOGGER_NAME = 'icefront.audit';
+
+/** The audit logger below `root`: its own name, no redaction (see above). */
+export function auditLogger(root: Logger): Logger {
+  return root.child({ name: AUDIT_LOGGER_NAME }, { redact: [] });
+}
+
+/** The audited operations of one spec route, by method (looked up per request without building a key). */
+export function auditedOperations(specPath: string): ReadonlyMap<string, string> {
+  return new Map(OPERATIONS.filter(([route]) => route === specPath).map(([, method, name]) => [method, name] as const));
+}
+
+/** Where the request was: catalog, namespace levels and table, from its path (as the route read them). */
+export function tableOf(specPath: string, url: string): { catalog?: string; namespace?: string[]; table?: string } {
+  try {
+    const raw = rawPathParams(specPath, url);
+    return {
+      ...(raw.prefix !== undefined && { catalog: decodeSegment(raw.prefix, 'BAD_REQUEST', 'prefix') }),
+      ...(raw.namespace !== undefined && { namespace: [...decodeNamespacePath(raw.namespace)] }),
+      ...(raw.table !== undefined && { table: decodeSegment(raw.table, 'BAD_REQUEST', 'table') }),
+    };
+  } catch {
+    // a path that does not decode was refused (400) before it named anything
+    return {};
+  }
+}
+
+/** The bytes of the answer when its length was declared (a streamed answer of unknown length has none). */
+export function responseBytes(reply: FastifyReply): number | undefined {
+  const declared = reply.getHeader('content-length') ?? reply.raw.getHeader('content-length');
+  const n = Number(declared);
+  return declared === undefined || !Number.isFinite(n) ? undefined : n;
+}
+
+/** The tables a multi-table commit names, when its body was read (always, before it is forwarded). */
+function committedTables(request: FastifyRequest): { namespace: string[]; name: string }[] | undefined {
+  const body = rawBodyOf(request.raw);
+  if (body === undefined) return undefined;
+  try {
+    return transactionTables(JSON.parse(body) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeAuditLine(audit: Logger, operation: string, specPath: string, request: FastifyRequest, reply: FastifyReply, outcome: RequestOutcome | undefined): void {
+  if (!audit.isLevelEnabled('info')) return;
+  const principal = accessOf(request)?.principal.name;
+  const upstream = accessLineFields(request)?.upstream === true;
+  const bytes = responseBytes(reply);
+  const tables = operation === 'commit-transaction' ? committedTables(request) : undefined;
+  audit.info(
+    {
+      reqId: request.id,
+      operation,
+      ...(principal !== undefined && { principal }),
+      ...tableOf(specPath, request.raw.url ?? '/'),
+      ...(tables && { tables }),
+      ...(outcome?.snapshotId !== undefined && { snapshot: String(outcome.snapshotId) }),
+      status: reply.statusCode,
+      ...(outcome?.files !== undefined && { files: outcome.files }),
+      ...(outcome?.planTasks !== undefined && { planTasks: outcome.planTasks }),
+      ...(bytes !== undefined && { bytes }),
+      ...(upstream && { upstream: true }),
+      durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
+    },
+    'audit',
+  );
+}
