@@ -51,3 +51,12 @@ t.test('an invalid config exits 2 naming the key and line', async (t) => {
   t.equal(run.code, 2);
   t.match(run.stderr, /invalid configuration: .*package\.json:\d+: /);
 });
+
+t.test('a filesystem warehouse that is not there is refused at start with its line and resolved path', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'icefront.yaml'), 'server: { port: 0 }\ncatalogs:\n  demo: { type: filesystem, warehouse: ./nowhere }\n');
+  const run = await runIcefront(['serve', '--config', 'icefront.yaml'], { cwd: dir });
+  t.equal(run.code, 2);
+  t.equal(run.stderr, `icefront: invalid configuration: ${path.join(dir, 'icefront.yaml')}:3: catalogs.demo.warehouse: the folder ${path.join(dir, 'nowhere')} does not exist (a relative path is resolved against the config file's folder)\n`);
+  t.notMatch(run.stdout, /listening/);
+});
