@@ -2,8 +2,7 @@
  * `icefront plan`: plan a scan in-process and print the tasks with a pruning summary, the way an
  * operator checks why a query reads what it reads.
  */
-import { parseArgs } from 'node:util';
-import { loadConfigFile } from './config/index.js';
+import { parseCommand, readConfig, usageOf, UsageError } from './cli-args.js';
 import { parseJson, stringifyJson } from './iceberg/index.js';
 import { buildService } from './main.js';
 
@@ -13,34 +12,41 @@ export const PLAN_USAGE = `  icefront plan [--config FILE] WAREHOUSE NAMESPACE T
       by '.' (or by %1F when a level itself contains '.'). --filter takes the REST filter JSON.
 `;
 
-export class UsageError extends Error {}
-
 export async function planCommand(args: string[], out: (line: string) => void): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      config: { type: 'string', short: 'c', default: 'config.example.yaml' },
-      filter: { type: 'string', short: 'f' },
-      snapshot: { type: 'string', short: 's' },
-      select: { type: 'string' },
-      'stats-fields': { type: 'string' },
-      json: { type: 'boolean', default: false },
+  const usage = usageOf(PLAN_USAGE);
+  const { values, positionals } = parseCommand(
+    {
+      args,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string', short: 'c' },
+        filter: { type: 'string', short: 'f' },
+        snapshot: { type: 'string', short: 's' },
+        select: { type: 'string' },
+        'stats-fields': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
     },
-  });
-  if (positionals.length !== 3) throw new UsageError('plan needs WAREHOUSE NAMESPACE TABLE');
+    usage,
+  );
+  if (values.help) {
+    out(usage.trimEnd());
+    return;
+  }
+  if (positionals.length !== 3) throw new UsageError('plan needs WAREHOUSE NAMESPACE TABLE', usage);
   const [warehouse, namespaceArg, table] = positionals as [string, string, string];
   const namespace = /%1F|\x1f/i.test(namespaceArg) ? namespaceArg.split(/%1F|\x1f/i) : namespaceArg.split('.');
   const body: Record<string, unknown> = {};
   if (values.filter !== undefined) body['filter'] = parseJson(values.filter);
   if (values.snapshot !== undefined) {
-    if (!/^-?\d+$/.test(values.snapshot)) throw new UsageError(`--snapshot: not a snapshot id: ${values.snapshot}`);
+    if (!/^-?\d+$/.test(values.snapshot)) throw new UsageError(`--snapshot: not a snapshot id: ${values.snapshot}`, usage);
     body['snapshot-id'] = BigInt(values.snapshot);
   }
   if (values.select !== undefined) body['select'] = values.select.split(',');
   if (values['stats-fields'] !== undefined) body['stats-fields'] = values['stats-fields'].split(',');
 
-  const service = buildService(loadConfigFile(values.config!));
+  const service = buildService(readConfig(values.config, usage));
   const { tasks: result, stats, snapshotId } = await service.explainTableScan(warehouse, { namespace, name: table }, body);
   if (values.json) {
     out(stringifyJson({ ...result, summary: { 'snapshot-id': snapshotId, ...stats } }, 2));

@@ -2,35 +2,47 @@
  * The `icefront` command.
  *   icefront [serve] [--config FILE] [--port N] [--host H]   run the gateway
  *   icefront plan …                                          plan a scan (cli-plan.ts)
+ *   icefront COMMAND --help, icefront help [COMMAND]         usage
  */
-import { parseArgs } from 'node:util';
 import { describeAuth } from './auth/index.js';
-import { loadConfigFile } from './config/index.js';
 import { isIcefrontError } from './errors/index.js';
-import { PLAN_USAGE, planCommand, UsageError } from './cli-plan.js';
+import { DEFAULT_CONFIG, parseCommand, readConfig, usageOf, UsageError } from './cli-args.js';
+import { PLAN_USAGE, planCommand } from './cli-plan.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, startIcefront, type RunningIcefront } from './main.js';
 
+const SERVE_USAGE = `  icefront [serve] [--config FILE] [--port N] [--host HOST]
+      Run Icefront (default config: ./${DEFAULT_CONFIG}). --port and --host override the
+      config's server.port (0 picks a free port) and server.host.
+`;
 const USAGE = `Usage:
-  icefront [serve] [--config FILE] [--port N] [--host HOST]
-      Run Icefront (default config: ./config.example.yaml).
-${PLAN_USAGE}  icefront --help
+${SERVE_USAGE}${PLAN_USAGE}  icefront COMMAND --help, icefront help [COMMAND]
+      Print this, or one command's usage.
 `;
 
 async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      config: { type: 'string', short: 'c', default: 'config.example.yaml' },
-      port: { type: 'string', short: 'p' },
-      host: { type: 'string' },
+  const usage = usageOf(SERVE_USAGE);
+  const { values } = parseCommand(
+    {
+      args,
+      options: {
+        config: { type: 'string', short: 'c' },
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
     },
-    strict: true,
-  });
-  const config = loadConfigFile(values.config!);
+    usage,
+  );
+  if (values.help) {
+    process.stdout.write(usage);
+    return;
+  }
+  const config = readConfig(values.config, usage);
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: not a port number: ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: not a port number: ${values.port}`, usage);
   }
   const running = await startIcefront(config, { port, host: values.host });
   const first = config.catalogs.keys().next().value ?? 'demo';
@@ -77,21 +89,29 @@ function handleSignals(running: RunningIcefront): void {
   });
 }
 
+const COMMANDS: Record<string, { readonly usage: string; run(args: string[]): Promise<void> }> = {
+  serve: { usage: SERVE_USAGE, run: serve },
+  plan: { usage: PLAN_USAGE, run: (args) => planCommand(args, (line) => console.log(line)) },
+};
+
+const commandOf = (name: string | undefined) => (name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined);
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(USAGE);
+    const topic = commandOf(rest[0]);
+    process.stdout.write(topic ? usageOf(topic.usage) : USAGE);
     return;
   }
   if (command === undefined || command.startsWith('-')) return serve(argv);
-  if (command === 'serve') return serve(rest);
-  if (command === 'plan') return planCommand(rest, (line) => console.log(line));
-  throw new UsageError(`unknown command: ${command}`);
+  const known = commandOf(command);
+  if (!known) throw new UsageError(`unknown command: ${command}`);
+  return known.run(rest);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
-    process.stderr.write(`icefront: ${(err as Error).message}\n\n${USAGE}`);
+  if (err instanceof UsageError) {
+    process.stderr.write(`icefront: ${err.message}\n\n${err.usage ?? USAGE}`);
     process.exit(2);
   }
   if (isIcefrontError(err, 'LISTEN_FAILED')) {

@@ -99,6 +99,7 @@ export function restartOnlyChanges(running: Config, next: Config): string[] {
   }
   if (!isDeepStrictEqual(running.auth, next.auth)) changed.push('auth');
   if (running.logLevel !== next.logLevel) changed.push('logging.level');
+  if (!isDeepStrictEqual(running.tracing, next.tracing)) changed.push('tracing');
   return changed;
 }
 

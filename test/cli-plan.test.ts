@@ -1,14 +1,14 @@
-import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import t from 'tap';
 import { planCommand } from '../src/cli-plan.js';
 import { parseJson } from '../src/iceberg/index.js';
+import { runIcefront } from './helpers/cli.js';
 import { validateAgainst } from './helpers/openapi.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const CONFIG = path.join(REPO, 'fixtures/test-config.yaml');
-const run = promisify(execFile);
 
 async function capture(args: string[]): Promise<string> {
   const lines: string[] = [];
@@ -42,24 +42,38 @@ t.test('plan --json prints the REST scan tasks plus the summary, with exact snap
   t.ok(body['file-scan-tasks'].length > 0);
 });
 
-t.test('the icefront binary runs plan and exits non-zero with an Iceberg error for an unknown table', async (t) => {
-  const bin = path.join(REPO, 'bin/icefront.js');
-  const ok = await run(process.execPath, [bin, 'plan', '--config', CONFIG, 'demo', 'legacy', 'inventory']);
+t.test('the icefront command runs plan and exits non-zero with an Iceberg error for an unknown table', async (t) => {
+  const ok = await runIcefront(['plan', '--config', CONFIG, 'demo', 'legacy', 'inventory']);
+  t.equal(ok.code, 0);
   t.match(ok.stdout, /Table legacy\.inventory in demo/);
-  const bad = await run(process.execPath, [bin, 'plan', '--config', CONFIG, 'demo', 'legacy', 'nope']).then(
-    () => undefined,
-    (err: { code: number; stderr: string }) => err,
-  );
-  t.equal(bad?.code, 1);
-  t.match(bad?.stderr, /NoSuchTableException \(404\)/);
+  const bad = await runIcefront(['plan', '--config', CONFIG, 'demo', 'legacy', 'nope']);
+  t.equal(bad.code, 1);
+  t.match(bad.stderr, /NoSuchTableException \(404\)/);
 });
 
-t.test('an invalid config makes the binary exit 2 naming the key and line', async (t) => {
-  const bin = path.join(REPO, 'bin/icefront.js');
-  const err = await run(process.execPath, [bin, 'serve', '--config', path.join(REPO, 'package.json')]).then(
-    () => undefined,
-    (e: { code: number; stderr: string }) => e,
-  );
-  t.equal(err?.code, 2);
-  t.match(err?.stderr, /invalid configuration: .*package\.json:\d+: /);
+t.test('plan --help prints the plan usage and plans nothing', async (t) => {
+  const out = await capture(['--help']);
+  t.match(out, /^Usage:\n  icefront plan \[--config FILE\] WAREHOUSE NAMESPACE TABLE/);
+  t.notMatch(out, /icefront \[serve\]/, 'only this command');
+  const run = await runIcefront(['plan', '--help']);
+  t.equal(run.code, 0);
+  t.equal(run.stdout, `${out}\n`);
+  t.equal(run.stderr, '');
+});
+
+t.test('a plan command line it cannot run exits 2 with the plan usage', async (t) => {
+  for (const args of [['plan', 'demo', 'sales'], ['plan', '--nope', 'demo', 'sales', 'orders']]) {
+    const run = await runIcefront(args);
+    t.equal(run.code, 2, args.join(' '));
+    t.match(run.stderr, /^icefront: .+\n\nUsage:\n  icefront plan /);
+  }
+});
+
+t.test('plan outside the repository without --config names the missing default and how to pass one', async (t) => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-cli-')));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const run = await runIcefront(['plan', 'demo', 'sales', 'orders'], { cwd: dir });
+  t.equal(run.code, 2);
+  t.match(run.stderr, `no --config given and no config.example.yaml here: ${path.join(dir, 'config.example.yaml')} does not exist. Pass one with --config FILE`);
+  t.notMatch(run.stderr, /ENOENT|\n\s+at /, 'no raw error or stack');
 });

@@ -25,7 +25,10 @@ export const DEFAULTS = {
 const ajv = new Ajv({ allErrors: false, strict: false });
 const validate = ajv.compile(CONFIG_SCHEMA);
 
-/** Read, substitute, validate and freeze a YAML config file. Errors name the key and line. */
+/**
+ * Read, substitute, validate and freeze a YAML config file, and check the folders it names are
+ * there (parseConfig checks the text only). Errors name the key and line.
+ */
 export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.env): Config {
   const abs = path.resolve(file);
   let text: string;
@@ -34,11 +37,17 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
   } catch (err) {
     throw fail('CONFIG_INVALID', `${file}: cannot read config file (${(err as Error).message})`, err);
   }
-  return parseConfig(text, abs, env);
+  const { config, invalid } = parse(text, abs, env);
+  checkWarehouses(config, invalid);
+  return config;
 }
 
 /** Parse config text; `source` is the file it came from (relative paths resolve beside it). */
 export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): Config {
+  return parse(text, source, env).config;
+}
+
+function parse(text: string, source: string, env: NodeJS.ProcessEnv): { config: Config; invalid: Invalid } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const where = (node: Node | undefined | null): string => {
@@ -59,7 +68,26 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
   }
   const invalid: Invalid = (keyPath, message) =>
     fail('CONFIG_INVALID', `${where(nearestNode(doc, keyPath.map(String)))}: ${keyPath.join('.')}: ${message}`);
-  return build(data as RawConfig, source, invalid);
+  return { config: build(data as RawConfig, source, invalid), invalid };
+}
+
+/**
+ * A filesystem catalog's warehouse must be a folder that is there: refused at start (issue #13:
+ * a missing one started silently and failed every request later).
+ */
+function checkWarehouses(config: Config, invalid: Invalid): void {
+  for (const c of config.catalogs.values()) {
+    if (c.type !== 'filesystem') continue;
+    const keyPath = ['catalogs', c.name, 'warehouse'];
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(c.warehouse, { throwIfNoEntry: false });
+    } catch (err) {
+      throw invalid(keyPath, `cannot read the folder ${c.warehouse} (${(err as Error).message})`);
+    }
+    if (!stat) throw invalid(keyPath, `the folder ${c.warehouse} does not exist (a relative path is resolved against the config file's folder)`);
+    if (!stat.isDirectory()) throw invalid(keyPath, `${c.warehouse} is not a folder`);
+  }
 }
 
 function substituteTree(

@@ -18,7 +18,9 @@ function configError(fn: () => unknown): string {
 }
 
 t.test('the example config loads with the demo catalog on 127.0.0.1:8181', async (t) => {
-  const config = loadConfigFile(path.join(REPO, 'config.example.yaml'));
+  // parsed, not loaded: its .demo/warehouse exists only once `npm start` (or `npm run demo`) wrote it
+  const file = path.join(REPO, 'config.example.yaml');
+  const config = parseConfig(fs.readFileSync(file, 'utf8'), file);
   t.equal(config.server.host, '127.0.0.1');
   t.equal(config.server.port, 8181);
   const demo = config.catalogs.get('demo') as FilesystemCatalogConfig | undefined;
@@ -33,9 +35,26 @@ t.test('relative paths resolve against the config file, not the working director
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'c.yaml');
   fs.writeFileSync(file, 'catalogs:\n  a:\n    type: filesystem\n    warehouse: ./wh\n    locations:\n      "s3://b/x": ../elsewhere\n');
+  fs.mkdirSync(path.join(dir, 'wh'));
   const c = loadConfigFile(file).catalogs.get('a') as FilesystemCatalogConfig;
   t.equal(c.warehouse, path.join(dir, 'wh'));
   t.equal(c.locations[0]!.dir, path.join(path.dirname(dir), 'elsewhere'));
+});
+
+t.test('a filesystem warehouse that is not there, or is a file, is refused with its line and resolved path', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-cfg-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'c.yaml');
+  fs.writeFileSync(file, 'catalogs:\n  ok: {type: filesystem, warehouse: ./ok}\n  a:\n    type: filesystem\n    warehouse: ./wh\n');
+  fs.mkdirSync(path.join(dir, 'ok'));
+  const missing = configError(() => loadConfigFile(file));
+  t.equal(missing, `${file}:5: catalogs.a.warehouse: the folder ${path.join(dir, 'wh')} does not exist (a relative path is resolved against the config file's folder)`);
+  fs.writeFileSync(path.join(dir, 'wh'), 'not a folder');
+  t.equal(configError(() => loadConfigFile(file)), `${file}:5: catalogs.a.warehouse: ${path.join(dir, 'wh')} is not a folder`);
+  fs.rmSync(path.join(dir, 'wh'));
+  fs.mkdirSync(path.join(dir, 'wh'));
+  t.equal((loadConfigFile(file).catalogs.get('a') as FilesystemCatalogConfig).warehouse, path.join(dir, 'wh'), 'a folder loads');
+  t.ok(parseConfig(fs.readFileSync(file, 'utf8'), file), 'parseConfig checks the text only');
 });
 
 t.test('an unknown key is reported with its name and line', async (t) => {

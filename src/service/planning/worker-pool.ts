@@ -58,21 +58,24 @@ interface Pending extends JobContext {
 }
 
 /**
- * Loads the worker module in a fresh thread. Running from TypeScript sources (tsx), a worker does
- * not inherit a loader registered with `register()`, so it registers tsx itself when plain
- * `import()` cannot load a `.ts` file; a compiled build imports the `.js` directly.
+ * Loads the worker module in a fresh thread. The compiled build (dist/) imports
+ * `planning-worker.js` directly and never needs tsx (it is not installed with the package). Run
+ * from the TypeScript sources (tests, `npm run dev`), a worker does not inherit a loader
+ * registered with `register()`, so it registers tsx itself when plain `import()` cannot load the
+ * `.ts` file.
  */
 const BOOTSTRAP = `
 import { workerData } from 'node:worker_threads';
 try { await import(workerData.entry); } catch (err) {
-  if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+  if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !workerData.tsx) throw err;
   const { register } = await import(workerData.tsx);
   register();
   await import(workerData.entry + '?tsx');
 }
 `;
 const BOOTSTRAP_URL = new URL(`data:text/javascript,${encodeURIComponent(BOOTSTRAP)}`);
-const ENTRY = new URL(`./planning-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+const ENTRY = new URL(`./planning-worker${FROM_SOURCES ? '.ts' : '.js'}`, import.meta.url).href;
 
 let nextId = 1;
 
@@ -90,7 +93,7 @@ class PlanningThread {
   constructor(private readonly slot: number) {}
 
   private start(): Worker {
-    const tsx = import.meta.resolve('tsx/esm/api');
+    const tsx = FROM_SOURCES ? import.meta.resolve('tsx/esm/api') : undefined;
     // execArgv empty: the parent's loaders and hooks (a test runner's, say) are not the worker's business
     const worker = new Worker(BOOTSTRAP_URL, { workerData: { entry: ENTRY, tsx }, name: `icefront-planning-${this.slot}`, execArgv: [] });
     let loaded!: () => void;

@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { DEMO_WAREHOUSE, REPO } from './helpers.js';
+import { ICEFRONT_CLI } from '../../helpers/cli.js';
+import { DEMO_WAREHOUSE } from './helpers.js';
 
 /** Starts `icefront serve` on a free port and resolves with its base URL once it listens. */
 function startIcefront(config: string, env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/icefront.js'), 'serve', '--config', config, '--port', '0'], {
+  const child = spawn(process.execPath, [...ICEFRONT_CLI, 'serve', '--config', config, '--port', '0'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

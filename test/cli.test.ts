@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import { runIcefront } from './helpers/cli.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+
+function tempDir(t: Test): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-cli-')));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+t.test('--help prints every command; serve --help and help serve print only serve, exit 0, start nothing', async (t) => {
+  const all = await runIcefront(['--help']);
+  t.equal(all.code, 0);
+  t.match(all.stdout, /^Usage:\n  icefront \[serve\] \[--config FILE\]/);
+  t.match(all.stdout, /\n  icefront plan \[--config FILE\]/);
+  for (const args of [['serve', '--help'], ['--port', '0', '-h'], ['help', 'serve']]) {
+    const one = await runIcefront(args);
+    t.equal(one.code, 0, args.join(' '));
+    t.match(one.stdout, /^Usage:\n  icefront \[serve\] \[--config FILE\] \[--port N\] \[--host HOST\]\n/, args.join(' '));
+    t.notMatch(one.stdout, /icefront plan|listening/, 'only serve, and nothing served');
+  }
+});
+
+t.test('an unknown option exits 2 with the serve usage; an unknown command with the full usage', async (t) => {
+  const option = await runIcefront(['serve', '--nope']);
+  t.equal(option.code, 2);
+  t.match(option.stderr, /^icefront: Unknown option '--nope'.*\n\nUsage:\n  icefront \[serve\]/s);
+  t.notMatch(option.stderr, /icefront plan/);
+  const command = await runIcefront(['nope']);
+  t.equal(command.code, 2);
+  t.match(command.stderr, /^icefront: unknown command: nope\n\nUsage:\n[^]*icefront plan/);
+});
+
+t.test('serve outside the repository without --config names the missing default and how to pass one', async (t) => {
+  const dir = tempDir(t);
+  const run = await runIcefront(['serve'], { cwd: dir });
+  t.equal(run.code, 2);
+  t.match(run.stderr, `icefront: no --config given and no config.example.yaml here: ${path.join(dir, 'config.example.yaml')} does not exist. Pass one with --config FILE`);
+  t.notMatch(run.stderr, /ENOENT|\n\s+at /, 'no raw error or stack');
+  const given = await runIcefront(['serve', '--config', 'elsewhere.yaml'], { cwd: dir });
+  t.equal(given.code, 2);
+  t.match(given.stderr, `icefront: no config file at ${path.join(dir, 'elsewhere.yaml')}. Pass one with --config FILE`);
+});
+
+t.test('an invalid config exits 2 naming the key and line', async (t) => {
+  const run = await runIcefront(['serve', '--config', path.join(REPO, 'package.json')]);
+  t.equal(run.code, 2);
+  t.match(run.stderr, /invalid configuration: .*package\.json:\d+: /);
+});
+
+t.test('a filesystem warehouse that is not there is refused at start with its line and resolved path', async (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'icefront.yaml'), 'server: { port: 0 }\ncatalogs:\n  demo: { type: filesystem, warehouse: ./nowhere }\n');
+  const run = await runIcefront(['serve', '--config', 'icefront.yaml'], { cwd: dir });
+  t.equal(run.code, 2);
+  t.equal(run.stderr, `icefront: invalid configuration: ${path.join(dir, 'icefront.yaml')}:3: catalogs.demo.warehouse: the folder ${path.join(dir, 'nowhere')} does not exist (a relative path is resolved against the config file's folder)\n`);
+  t.notMatch(run.stdout, /listening/);
+});
