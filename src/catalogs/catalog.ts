@@ -30,8 +30,11 @@ export interface Catalog {
   loadNamespace(namespace: Namespace): Promise<Record<string, string>>;
   /** Tables directly in `namespace`, sorted by name; NO_SUCH_NAMESPACE when absent. */
   listTables(namespace: Namespace): Promise<TableIdentifier[]>;
-  /** NO_SUCH_NAMESPACE / NO_SUCH_TABLE when absent; INVALID_METADATA when unreadable. */
-  loadTable(identifier: TableIdentifier): Promise<LoadedTable>;
+  /**
+   * NO_SUCH_NAMESPACE / NO_SUCH_TABLE when absent; INVALID_METADATA when unreadable. `fresh`: the
+   * current metadata as of now, never a resolution a catalog reuses for a while (refresh-ms).
+   */
+  loadTable(identifier: TableIdentifier, options?: { readonly fresh?: boolean }): Promise<LoadedTable>;
   /** Whether this catalog serves the scan-planning endpoints. */
   readonly planning: boolean;
   /** Where its tables live, for operators (a filesystem catalog's warehouse folder). */

@@ -16,8 +16,8 @@ export function tracedCatalog(catalog: Catalog, tracing: Tracing): Catalog {
     listNamespaces: (parent) => catalog.listNamespaces(parent),
     loadNamespace: (namespace) => catalog.loadNamespace(namespace),
     listTables: (namespace) => catalog.listTables(namespace),
-    loadTable: async (identifier): Promise<LoadedTable> => {
-      const table = await catalog.loadTable(identifier);
+    loadTable: async (identifier, options): Promise<LoadedTable> => {
+      const table = await catalog.loadTable(identifier, options);
       return { ...table, io: tracedIO(table.io, tracing) };
     },
   };

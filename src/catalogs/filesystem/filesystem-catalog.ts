@@ -82,13 +82,13 @@ class FilesystemCatalog implements Catalog {
    * I/O; a commit (a new metadata file) is seen by the first load after that. Failures are never
    * reused: a table that appears is found by the next load.
    */
-  async loadTable(identifier: TableIdentifier): Promise<LoadedTable> {
+  async loadTable(identifier: TableIdentifier, options: { readonly fresh?: boolean } = {}): Promise<LoadedTable> {
     checkIdentifier(identifier);
     if (this.refreshMs === 0) return this.resolve(identifier);
     const key = JSON.stringify([identifier.namespace, identifier.name]);
     const now = Date.now();
     const held = this.resolved.get(key);
-    if (held && now - held.at < this.refreshMs) return held.table;
+    if (held && now - held.at < this.refreshMs && !options.fresh) return held.table;
     const entry = { at: now, table: this.resolve(identifier) };
     this.resolved.set(key, entry);
     entry.table.catch(() => {

@@ -135,8 +135,9 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
         onOutcome?.({ files: 0, planTasks: 0, tasks: 0, plannedBy: 'icefront' });
         return { status: 'completed', 'file-scan-tasks': [] };
       }
-      const request = pinnedRequest(table, ref, 'NO_SUCH_PLAN_ID');
-      const { inline, planTasks } = await planPinned(prefix, table, request, ref, onOutcome);
+      const current = await withPinnedSnapshot(catalog, id, table, ref.snapshotId);
+      const request = pinnedRequest(current, ref, 'NO_SUCH_PLAN_ID');
+      const { inline, planTasks } = await planPinned(prefix, current, request, ref, onOutcome);
       return { status: 'completed', ...inline, ...(planTasks.length > 0 && { 'plan-tasks': planTasks }) };
     },
 
@@ -144,9 +145,10 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       options.metrics?.taskRequests.inc();
       const text = planTaskOf(body);
       // A missing table is reported as such, before the plan task is looked at.
-      const table = await catalog.loadTable(id);
+      const loaded = await catalog.loadTable(id);
       const task = decodePlanTask(text, key);
-      if (!task || !planTaskMatches(task, binding(prefix, table))) throw noSuchPlanTask();
+      if (!task || !planTaskMatches(task, binding(prefix, loaded))) throw noSuchPlanTask();
+      const table = await withPinnedSnapshot(catalog, id, loaded, task.snapshotId);
       const request = pinnedRequest(table, task, 'NO_SUCH_PLAN_TASK');
       // A range's block hint lets the reader fetch only those bytes (Gravitino design §8.5).
       const ranges = task.ranges.map((r) => ({
@@ -189,6 +191,18 @@ const ENVELOPE_BYTES = 1024;
 /** The plan-task strings for `batches` within `budget` bytes of response (fit-strings.ts). */
 function fitPlanTasks(ref: PlanRef, batches: readonly (readonly ManifestRange[])[], budget: number, key: Buffer | undefined): Promise<string[]> {
   return fitStrings(batches, budget, (ranges, more) => encodePlanTask({ ...ref, ranges, ...(more.length > 0 && { more }) }, key));
+}
+
+/**
+ * The table with the snapshot a plan id or task pins. A catalog may answer from a resolution it
+ * reuses for a while (filesystem `refresh-ms`): a replica that resolved the table before the
+ * commit another replica planned on would not know the snapshot yet, and call a valid string
+ * expired. So a missing snapshot is looked for once more in the current metadata. Only strings
+ * that decoded and matched the table get here (a forged one costs no read).
+ */
+async function withPinnedSnapshot(catalog: Catalog, id: TableIdentifier, table: LoadedTable, snapshotId: bigint | number): Promise<LoadedTable> {
+  if (snapshotId === NO_SNAPSHOT || table.metadata.snapshots.some((s) => s.snapshotId === snapshotId)) return table;
+  return catalog.loadTable(id, { fresh: true });
 }
 
 /** The scan a plan id or task pins, if its snapshot still exists (else the string has expired). */
