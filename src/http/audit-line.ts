@@ -54,6 +54,18 @@ export function tableOf(specPath: string, url: string): { catalog?: string; name
   }
 }
 
+/**
+ * catalog, namespace and table as the route bound them to the request's log (catalog-routes.ts
+ * readCatalogPath), else read from the path: decoding the path again per audited request was a
+ * measurable share of a warm load-table.
+ */
+function whereOf(specPath: string, request: FastifyRequest): { catalog?: string; namespace?: string[]; table?: string } {
+  const bound = accessLineFields(request);
+  if (typeof bound?.catalog === 'string' && Array.isArray(bound.namespace) && typeof bound.table === 'string')
+    return { catalog: bound.catalog, namespace: bound.namespace as string[], table: bound.table };
+  return tableOf(specPath, request.raw.url ?? '/');
+}
+
 /** The bytes of the answer when its length was declared (a streamed answer of unknown length has none). */
 export function responseBytes(reply: FastifyReply): number | undefined {
   const declared = reply.getHeader('content-length') ?? reply.raw.getHeader('content-length');
@@ -83,7 +95,7 @@ export function writeAuditLine(audit: Logger, operation: string, specPath: strin
       reqId: request.id,
       operation,
       ...(principal !== undefined && { principal }),
-      ...tableOf(specPath, request.raw.url ?? '/'),
+      ...whereOf(specPath, request),
       ...(tables && { tables }),
       ...(outcome?.snapshotId !== undefined && { snapshot: String(outcome.snapshotId) }),
       status: reply.statusCode,
