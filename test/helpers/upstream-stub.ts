@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { RestCatalogConfig } from '../../src/config/index.js';
 
@@ -321,4 +321,13 @@ function injectFault(mode: StubFault, res: http.ServerResponse, timers: Set<Node
       res.end('<html><body>502 Bad Gateway</body></html>');
       return;
   }
+}
+
+/** A loopback port nothing listens on: connections to it are refused (an upstream that is down). */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
 }

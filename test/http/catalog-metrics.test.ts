@@ -2,22 +2,13 @@
  * /metrics tells a dashboard which upstream is slow or failing: requests, upstream calls and
  * their errors are labelled by catalog (a configured one only: an unknown prefix is '').
  */
-import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { buildIcefront } from '../../src/main.js';
 import { testConfig } from '../helpers/config.js';
-import { startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpers/upstream-stub.js';
+import { closedPort, startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpers/upstream-stub.js';
 import { demoCatalog, DEMO_WAREHOUSE } from '../service/planning/helpers.js';
-
-async function deadPort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** The value of one series of the exposition, found by its name and exact label set. */
 function series(text: string, name: string, labels: Record<string, string>): number | undefined {
@@ -34,7 +25,7 @@ function series(text: string, name: string, labels: Record<string, string>): num
 t.test('requests, upstream calls and upstream failures are labelled by catalog', async (t) => {
   const table = stubTableFromDir(path.join(DEMO_WAREHOUSE, 'sales/orders/metadata'), ['sales'], 'orders');
   const stub = await startUpstreamStub({ tables: [table] });
-  const dead = await deadPort();
+  const dead = await closedPort();
   const config = testConfig([
     demoCatalog('demo'),
     stubCatalogConfig(stub, { name: 'up', planning: 'upstream' }),

@@ -3,25 +3,15 @@
  * catalog; an upstream that cannot be reached is one warning per request (no stack, no key twice);
  * the request id Icefront logs is the one the upstream receives.
  */
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { buildIcefront } from '../../src/main.js';
 import { createLogger } from '../../src/observability/index.js';
 import { testConfig } from '../helpers/config.js';
 import { logLines } from '../helpers/log-lines.js';
-import { startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpers/upstream-stub.js';
+import { closedPort, startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpers/upstream-stub.js';
 import { DEMO_WAREHOUSE } from '../service/planning/helpers.js';
 import path from 'node:path';
-
-/** A port nothing listens on: connections to it are refused. */
-async function deadPort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** Keys of a raw JSON line, in order, duplicates kept (JSON.parse would keep only the last). */
 function rawKeys(line: string): string[] {
@@ -31,7 +21,7 @@ function rawKeys(line: string): string[] {
 t.test('proxied requests log one line each, name their catalog, and an unreachable upstream is one warning', async (t) => {
   const table = stubTableFromDir(path.join(DEMO_WAREHOUSE, 'sales/orders/metadata'), ['sales'], 'orders');
   const stub = await startUpstreamStub({ tables: [table] });
-  const dead = await deadPort();
+  const dead = await closedPort();
   const raw: string[] = [];
   const { lines, destination } = logLines();
   const tee = { write: (s: string) => (raw.push(...s.split('\n').filter(Boolean)), destination.write(s)) };

@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { stopProcess, Tail } from './processes.js';
+import { run } from './toolchain.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 export const NGINX = '/usr/sbin/nginx';
@@ -161,21 +162,3 @@ async function freePort(): Promise<number> {
   });
 }
 
-function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-    child.once('error', (e) => {
-      clearTimeout(timer);
-      resolve({ code: 127, stdout, stderr: `${stderr}${e.message}` });
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}

@@ -73,13 +73,14 @@ export async function interopToolchain(t: Test): Promise<InteropEnv | undefined>
   return undefined;
 }
 
-interface RunResult {
+export interface RunResult {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
 }
 
-function run(cmd: string, args: string[], timeoutMs: number): Promise<RunResult> {
+/** Runs a command from the repository, its output gathered; a command that cannot start is code 127. */
+export function run(cmd: string, args: string[], timeoutMs: number): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
