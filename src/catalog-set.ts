@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ByteBudget } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
 import type { CatalogConfig, RestCatalogConfig } from './config/index.js';
-import type { Logger, Metrics, Tracing, UpstreamObserver } from './observability/index.js';
+import type { Logger, Tracing, UpstreamObserver } from './observability/index.js';
 import { createLocalFileIO } from './storage/index.js';
 import type { UpstreamCatalog } from './service/index.js';
 
@@ -34,12 +34,10 @@ export interface CatalogDeps {
   /** `server.upstream-buffer-bytes`, shared by every upstream of every set. */
   readonly bufferBudget: ByteBudget;
   readonly logger?: Logger;
-  /** Upstream calls counted by catalog (`/metrics`). */
-  readonly metrics?: Metrics;
+  /** Told of every upstream call's answer or fault (`/metrics`, the status page: observability upstreamObserver). */
+  readonly upstreams?: UpstreamObserver;
   /** Spans of upstream calls. */
   readonly tracing?: Tracing;
-  /** The status page's record of upstream contacts and errors. */
-  readonly activity?: UpstreamObserver;
 }
 
 export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, deps: CatalogDeps, previous?: CatalogSet): CatalogSetChange {
@@ -73,20 +71,10 @@ export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, dep
 
 function restCatalog(config: RestCatalogConfig, deps: CatalogDeps): UpstreamCatalog {
   const local = config.storage?.local;
-  const metrics = deps.metrics;
   return {
     upstream: createRestUpstream(config, {
       bufferBudget: deps.bufferBudget,
-      observer: {
-        answered: (catalog, what, ms, status) => {
-          metrics?.observeUpstreamCall(catalog, status, ms / 1000);
-          deps.activity?.answered(catalog, what, ms, status);
-        },
-        failed: (catalog, what, ms, code, message) => {
-          metrics?.observeUpstreamCall(catalog, code, ms / 1000);
-          deps.activity?.failed(catalog, what, ms, code, message);
-        },
-      },
+      ...(deps.upstreams && { observer: deps.upstreams }),
       ...(deps.tracing && { tracing: deps.tracing }),
       ...(deps.logger && { logger: deps.logger }),
     }),

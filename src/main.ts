@@ -9,7 +9,7 @@ import { buildCatalogSet, type CatalogDeps, type CatalogSet } from './catalog-se
 import { probeUpstream } from './catalogs/index.js';
 import type { Config } from './config/index.js';
 import { fail } from './errors/index.js';
-import { Activity, createLogger, createMetrics, createTracing, TRACING_OFF, type Logger, type Metrics, type SpanExporter, type Tracing } from './observability/index.js';
+import { Activity, createLogger, createMetrics, createTracing, TRACING_OFF, upstreamObserver, type Logger, type Metrics, type SpanExporter, type Tracing } from './observability/index.js';
 import { createReloader, type ReloadOutcome } from './reload.js';
 import {
   createLocalPlanEngine,
@@ -94,11 +94,11 @@ function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracin
 
 /** Upstream answers read whole share `server.upstream-buffer-bytes`, across reloads too. */
 function catalogDeps(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF, activity?: Activity): CatalogDeps {
+  const upstreams = upstreamObserver(metrics, activity?.upstream);
   return {
     bufferBudget: createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES),
-    metrics,
     tracing,
-    ...(activity && { activity: activity.upstream }),
+    ...(upstreams && { upstreams }),
     ...(logger && { logger }),
   };
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
-import { createLogger, lazyChild, TRACING_OFF, type Activity, type Logger, type Metrics, type Tracing, type UpstreamObserver } from '../observability/index.js';
+import { createLogger, lazyChild, TRACING_OFF, upstreamObserver, type Activity, type Logger, type Metrics, type Tracing, type UpstreamObserver } from '../observability/index.js';
 import { holdService, PLANNING_ENDPOINTS, type Readiness, type Service, type ServiceHolder } from '../service/index.js';
 import { accessLineFields } from './access-line.js';
 import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
@@ -15,7 +15,7 @@ import { createOrigin, type Origin, type OriginOptions } from './origin.js';
 import { LEGACY_SIGNER_ROUTE, legacySignerRoute } from './legacy-signer.js';
 import { sendReadiness } from './readyz.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
-import { forwardToUpstream, upstreamPrefixOf, type UpstreamHooks } from './upstream-routes.js';
+import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, servedMethod, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 import { tokenRoute } from './token-route.js';
@@ -187,10 +187,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   );
 
   const passThrough = createPassThrough();
-  const upstreamHooks: UpstreamHooks = {
-    tracing,
-    ...(metrics && { observe: (catalog: string, outcome: number | string, seconds: number) => metrics.observeUpstreamCall(catalog, outcome, seconds) }),
-  };
+  // streamed exchanges are observed as Icefront's own upstream calls are (main.ts catalogDeps)
+  const upstreams = upstreamObserver(metrics, activity?.upstream);
   app.addHook('onClose', async () => passThrough.close());
   const origin = createOrigin(options.origin ?? {});
   const fixed = new Map<string, RouteHandler>();
@@ -232,7 +230,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, generationOf, passThrough, origin, accessContext, upstreamHooks, activity?.upstream),
+      handler: dispatcher(spec, generationOf, passThrough, origin, accessContext, tracing, upstreams),
       ...(onResponse && { onResponse }),
     });
   }
@@ -251,7 +249,7 @@ function dispatcher(
   passThrough: PassThrough,
   origin: Origin,
   access: AccessContext | undefined,
-  upstreamHooks: UpstreamHooks,
+  tracing: Tracing,
   upstreams: UpstreamObserver | undefined,
 ) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
@@ -269,7 +267,7 @@ function dispatcher(
     if (upstream !== undefined && spec.methods.includes(method)) {
       // Icefront plans for upstreams that cannot; everything else goes to the upstream.
       const local = PLANNING.has(`${method} ${spec.path}`) && (await service.federation.servesPlanning(upstream, callerOf(ctx).authorization));
-      if (!local || !handler) return forwardToUpstream(ctx, upstream, service, passThrough, upstreamHooks);
+      if (!local || !handler) return forwardToUpstream(ctx, upstream, service, passThrough, tracing);
     }
     if (handler) return handler(ctx);
     if (spec.methods.includes(method)) {

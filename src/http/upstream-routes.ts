@@ -53,20 +53,13 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** `.` or `..`, raw or percent-encoded (any case): a segment a URL parser would resolve away. */
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
-/** What watches forwarded requests: `/metrics` (observe) and spans (tracing). */
-export interface UpstreamHooks {
-  readonly observe?: (catalog: string, outcome: number | string, seconds: number) => void;
-  readonly tracing?: Tracing;
-}
-
 export async function forwardToUpstream(
   ctx: RouteContext,
   prefix: string,
   service: Service,
   passThrough: PassThrough,
-  hooks: UpstreamHooks = {},
+  tracing: Tracing = TRACING_OFF,
 ): Promise<FastifyReply> {
-  const { observe, tracing = TRACING_OFF } = hooks;
   const { request, reply, specPath } = ctx;
   const url = request.raw.url ?? '/';
   // A forwarded path is never normalised (RFC 3986 §5.2.4 would turn `tables/%2e%2e` into the
@@ -118,12 +111,13 @@ export async function forwardToUpstream(
     tracing.inject(setHeaders);
     // how the upstream answered (its status when its head came, or the fault): /metrics and the status page
     const upstreams = ctx.upstreams;
-    const observeAnswer = (outcome: number | string, seconds: number) => {
-      observe?.(prefix, outcome, seconds);
-      if (typeof outcome === 'number') upstreams?.answered(prefix, endpoint, seconds * 1000, outcome);
-      else upstreams?.failed(prefix, endpoint, seconds * 1000, outcome, `${endpoint} failed (${outcome})`);
-    };
-    const upstreamTarget = { ...found, setHeaders, observe: observeAnswer };
+    const observe =
+      upstreams &&
+      ((outcome: number | string, seconds: number) => {
+        if (typeof outcome === 'number') upstreams.answered(prefix, endpoint, seconds * 1000, outcome);
+        else upstreams.failed(prefix, endpoint, seconds * 1000, outcome, `${endpoint} failed (${outcome})`);
+      });
+    const upstreamTarget = { ...found, setHeaders, ...(observe && { observe }) };
     // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
     const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
     // The turn is held until the client's response closes, so a streamed exchange counts as long as it lasts.

@@ -29,5 +29,6 @@ export {
   type UpstreamErrorRecord,
   type UpstreamObserver,
 } from './activity.js';
+export { upstreamObserver } from './upstream-observer.js';
 export type { CacheSnapshot } from './cache-tally.js';
 export { MINUTES, type MinuteCounts, type RouteSeries } from './request-series.js';
