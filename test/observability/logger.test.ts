@@ -1,4 +1,5 @@
 import t from 'tap';
+import { execFile } from 'node:child_process';
 import { createLogger, lazyChild, type Logger } from '../../src/observability/index.js';
 import { logLines } from '../helpers/log-lines.js';
 
@@ -38,4 +39,32 @@ t.test('a child of a lazy child carries both bindings', async (t) => {
   const lazy = lazyChild(lazyChild(logger, { reqId: 'r-2' }), { table: 'orders' });
   lazy.child({ step: 'plan' }).info('planned');
   t.match(lines[0], { reqId: 'r-2', table: 'orders', step: 'plan', msg: 'planned' });
+});
+
+/** What a process that logs through the default stdout destination wrote (`script` runs with `createLogger` in scope), however it ended. */
+function stdoutOf(script: string): Promise<string> {
+  const logger = new URL('../../src/observability/logger.ts', import.meta.url).href;
+  const source = `import { createLogger } from ${JSON.stringify(logger)};\n${script}`;
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', source], { timeout: 30_000 }, (_err, stdout) => resolve(stdout));
+  });
+}
+
+t.test('stdout lines are batched, yet every line reaches stdout in order when the process exits at once', async (t) => {
+  // more than one batch, and an exit with the last one still gathered (no event loop turn after)
+  const out = await stdoutOf(`const log = createLogger({ level: 'info' });
+    for (let i = 0; i < 300; i++) log.info({ i }, 'line');
+    process.exit(0);`);
+  const numbers = out.trim().split('\n').map((l) => (JSON.parse(l) as { i: number }).i);
+  t.same(numbers, Array.from({ length: 300 }, (_, i) => i));
+});
+
+t.test('a quiet process still writes its few lines within the flush interval, with ISO times', async (t) => {
+  // killed 1.5 s after its one line: no exit flush runs, so the line came from the interval's
+  const out = await stdoutOf(`const log = createLogger({ level: 'info' });
+    log.info('one');
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), 1500);`);
+  const line = JSON.parse(out.trim()) as { msg: string; time: string };
+  t.equal(line.msg, 'one');
+  t.match(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 });
