@@ -43,11 +43,11 @@ export function auditedOperations(specPath: string): ReadonlyMap<string, string>
 export function tableOf(specPath: string, url: string): { catalog?: string; namespace?: string[]; table?: string } {
   try {
     const raw = rawPathParams(specPath, url);
-    return {
-      ...(raw.prefix !== undefined && { catalog: decodeSegment(raw.prefix, 'BAD_REQUEST', 'prefix') }),
-      ...(raw.namespace !== undefined && { namespace: [...decodeNamespacePath(raw.namespace)] }),
-      ...(raw.table !== undefined && { table: decodeSegment(raw.table, 'BAD_REQUEST', 'table') }),
-    };
+    const where: { catalog?: string; namespace?: string[]; table?: string } = {};
+    if (raw.prefix !== undefined) where.catalog = decodeSegment(raw.prefix, 'BAD_REQUEST', 'prefix');
+    if (raw.namespace !== undefined) where.namespace = [...decodeNamespacePath(raw.namespace)];
+    if (raw.table !== undefined) where.table = decodeSegment(raw.table, 'BAD_REQUEST', 'table');
+    return where;
   } catch {
     // a path that does not decode was refused (400) before it named anything
     return {};

@@ -162,7 +162,10 @@ export class UpstreamHttp {
       stream.once('end', () => settle(undefined, Buffer.concat(chunks, size)));
       stream.once('error', (err) => settle(err));
       // closed with neither: the connection went away mid-body
-      stream.once('close', () => settle(Object.assign(new Error('upstream body closed before its end'), { code: 'UND_ERR_SOCKET' })));
+      // (it follows every end too: the error, whose stack costs, is made only when still needed)
+      stream.once('close', () => {
+        if (!settled) settle(Object.assign(new Error('upstream body closed before its end'), { code: 'UND_ERR_SOCKET' }));
+      });
     });
   }
 }
