@@ -6,7 +6,7 @@
  * it, with `planning.workers: 0` (on the event loop, as before), the default (a worker per core
  * but one) and one per core, alternating, the median of RUNS fresh servers each.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,10 @@ import { defaultPlanningWorkers } from '../src/service/index.js';
 const REPO = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const big = ensureSyntheticTable({ manifests: 100, entriesPerManifest: 1000, columns: 20 });
-const small = ensureSyntheticTable({ manifests: 1, entriesPerManifest: 1000, columns: 20 });
+// the warm-up plan: enough manifests that the decoding code is compiled in every thread that
+// decodes (with one manifest the workers met the big plan still interpreting, each isolate
+// compiling on the cores the plan needs), while the big table's caches stay cold
+const small = ensureSyntheticTable({ manifests: 20, entriesPerManifest: 1000, columns: 20 });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-stall-bench-'));
 const children: ChildProcess[] = [];
 process.on('exit', () => {
@@ -26,7 +29,25 @@ process.on('exit', () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** CPU ms each thread of `pid` has used so far (proc(5): utime + stime), by thread id. */
+function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`).map(Number)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, ((Number(f[11]) + Number(f[12])) * 1000) / TICKS);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
 interface Run {
+  /** CPU ms during the plan: the main thread, then every other thread that used any, most first. */
+  cpu: { main: number; others: number[] };
   /** The slowest polls: [ms after the plan started, latency]. */
   slowest: [number, number][];
   planMs: number;
@@ -54,18 +75,22 @@ async function once(workers: 'default' | number): Promise<Run> {
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/healthz`);
-    await plan(base, small.name); // the server warm, its workers up; the big table's caches still cold
+    await plan(base, small.name); // the server warm, its workers up and compiled; the big table's caches still cold
     const probe = promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'stall-probe.ts'), `${base}/healthz`, '8'], { maxBuffer: 64 << 20 });
     await new Promise((r) => setTimeout(r, 1500)); // the probe process up and polling
+    const before = threadCpu(server.pid!);
     const start = Date.now();
     await plan(base, big.name);
     const end = Date.now();
+    const after = threadCpu(server.pid!);
+    const used = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const).filter(([, ms]) => ms > 0);
+    const cpu = { main: used.find(([tid]) => tid === server.pid)?.[1] ?? 0, others: used.filter(([tid]) => tid !== server.pid).map(([, ms]) => ms).sort((a, b) => b - a) };
     const samples = JSON.parse((await probe).stdout) as [number, number][];
     const inPlan = samples.filter(([due]) => due >= start && due <= end);
     const slowest = [...inPlan].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([due, ms]): [number, number] => [Math.round(due - start), Math.round(ms)]);
     const during = inPlan.map(([, ms]) => ms).sort((a, b) => a - b);
     if (during.length === 0) throw new Error('the probe made no request during the plan');
-    return { slowest, planMs: end - start, p99: during[Math.min(during.length - 1, Math.floor(0.99 * during.length))]!, worst: during[during.length - 1]!, polls: during.length };
+    return { cpu, slowest, planMs: end - start, p99: during[Math.min(during.length - 1, Math.floor(0.99 * during.length))]!, worst: during[during.length - 1]!, polls: during.length };
   } finally {
     server.kill('SIGTERM');
   }
@@ -92,6 +117,13 @@ for (const [label, key] of labels) {
   );
 }
 for (const [label, key] of labels) console.log(`  slowest polls, ${label}: ${runs[key]!.map((r) => r.slowest.map(([at, ms]) => `${ms} ms at +${at}`).join(', ')).join(' | ')}`);
+// Where the CPU went (the last run of each): on 2 cores a plan is as fast as its total CPU allows
+console.log('  CPU ms during the plan, last run: main thread; every other thread of the process (planning workers, V8 GC and compiler threads, libuv), most first');
+for (const [label, key] of labels) {
+  const { cpu } = runs[key]!.at(-1)!;
+  const total = cpu.main + cpu.others.reduce((a, b) => a + b, 0);
+  console.log(`  ${label.padEnd(30)} total ${total.toFixed(0).padStart(5)}   main ${cpu.main.toFixed(0).padStart(5)}   others ${cpu.others.map((ms) => ms.toFixed(0)).join(' ')}`);
+}
 const ms = (key: string) => median(runs[key]!.map((x) => x.planMs));
 console.log(`  cold 100k /plan, event loop ÷ default workers: ${(ms('0') / ms('default')).toFixed(2)}×   (target >= 1.6)`);
 if (cores !== workers) console.log(`  cold 100k /plan, event loop ÷ ${cores} workers: ${(ms('0') / ms(String(cores))).toFixed(2)}×`);
