@@ -57,55 +57,51 @@ function refused(url: string): Promise<boolean> {
   });
 }
 
-t.test('SIGTERM: the request in flight finishes with 200, new connections are refused, exit 0', async (t) => {
+/**
+ * `icefront serve` with `graceMs` of shutdown grace, one request held at its upstream (the stub
+ * answers once released), and SIGTERM sent while it is in flight. `answer` settles with the
+ * request's status, or 'failed' when it was cut.
+ */
+async function signalledWithRequestInFlight(t: Test, graceMs: number) {
   const stub = await namespacesStub(t);
-  const serve = start(t, ['--config', upstreamConfig(tempDir(t), stub, 60_000), '--port', '0']);
+  const serve = start(t, ['--config', upstreamConfig(tempDir(t), stub, graceMs), '--port', '0']);
   const url = await serve.listening;
   const hold = stub.hold(/\/namespaces$/);
-  const inFlight = fetch(`${url}/v1/up/namespaces`);
+  const response = fetch(`${url}/v1/up/namespaces`);
+  const answer = response.then(
+    (res) => res.status,
+    () => 'failed' as const,
+  );
   await hold.arrived;
   serve.child.kill('SIGTERM');
+  return { serve, url, hold, response, answer };
+}
+
+t.test('SIGTERM: the request in flight finishes with 200, new connections are refused, exit 0', async (t) => {
+  const { serve, url, hold, response } = await signalledWithRequestInFlight(t, 60_000);
   await eventually('new connections are refused', () => refused(url));
   hold.release();
-  const res = await inFlight;
+  const res = await response;
   t.equal(res.status, 200, 'the request in flight was answered');
   t.same(await res.json(), { namespaces: [['held']] }, 'in full');
   t.equal(await serve.exited, 0, 'exit status 0');
 });
 
 t.test('a second SIGTERM while requests are in flight exits at once, with 1', async (t) => {
-  const stub = await namespacesStub(t);
   // a grace period far longer than the test may run: only the second signal can end it
-  const serve = start(t, ['--config', upstreamConfig(tempDir(t), stub, 3_600_000), '--port', '0']);
-  const url = await serve.listening;
-  const hold = stub.hold(/\/namespaces$/);
-  const inFlight = fetch(`${url}/v1/up/namespaces`).then(
-    (res) => res.status,
-    () => 'failed',
-  );
-  await hold.arrived;
-  serve.child.kill('SIGTERM');
+  const { serve, url, hold, answer } = await signalledWithRequestInFlight(t, 3_600_000);
   await eventually('the first signal was taken (no new connections)', () => refused(url));
   serve.child.kill('SIGTERM');
   t.equal(await serve.exited, 1, 'exit status 1');
-  t.equal(await inFlight, 'failed', 'the request in flight was cut');
+  t.equal(await answer, 'failed', 'the request in flight was cut');
   t.match(serve.output(), /second signal: exiting now/);
   hold.release();
 });
 
 t.test('when the grace period runs out, the requests still in flight are cut and the exit status is 1', async (t) => {
-  const stub = await namespacesStub(t);
-  const serve = start(t, ['--config', upstreamConfig(tempDir(t), stub, 200), '--port', '0']);
-  const url = await serve.listening;
-  const hold = stub.hold(/\/namespaces$/);
-  const inFlight = fetch(`${url}/v1/up/namespaces`).then(
-    (res) => res.status,
-    () => 'failed',
-  );
-  await hold.arrived;
-  serve.child.kill('SIGTERM');
+  const { serve, hold, answer } = await signalledWithRequestInFlight(t, 200);
   t.equal(await serve.exited, 1, 'exit status 1');
-  t.equal(await inFlight, 'failed', 'the request in flight was cut');
+  t.equal(await answer, 'failed', 'the request in flight was cut');
   t.match(serve.output(), /grace period over/);
   hold.release();
 });
