@@ -141,21 +141,20 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       return done(fail('UNSUPPORTED_MEDIA_TYPE', `Request bodies are JSON: send the header Content-Type: application/json (this request's Content-Type is ${type ? `'${type.slice(0, 100)}'` : 'missing'})`), undefined);
     readBody(payload, options.bodyLimit).then((body) => done(null, body), (err: Error) => done(err, undefined));
   });
-  if (activity) {
-    // work in flight, for the status page: one shared listener, no closure per request
-    app.addHook('onRequest', (_request, reply, done) => {
-      activity.requestOpened();
-      reply.raw.on('close', activity.requestClosed);
-      done();
-    });
-  }
   // Callback-style hooks on every request: an async hook costs a promise and a turn per request.
   const tracing = options.tracing ?? TRACING_OFF;
   app.addHook('onRequest', (request, reply, done) => {
     // the first thing a request does: take the service it is answered with, until it closes
+    // (one close listener per request does all that ends with it: the service, work in flight)
     const held = services.enter();
     started.set(request.raw, held.service);
-    reply.raw.once('close', held.leave);
+    if (activity) {
+      activity.requestOpened();
+      reply.raw.once('close', () => {
+        held.leave();
+        activity.requestClosed();
+      });
+    } else reply.raw.once('close', held.leave);
     reply.header('x-request-id', request.id);
     startRequestSpan(tracing, request, reply, specOf(request)?.path);
     // RFC 9112 §3.2: more than one Host field line is a 400 (Node keeps the first and says nothing;

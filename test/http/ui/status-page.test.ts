@@ -98,3 +98,26 @@ t.test('with authentication on, the page is for operators only', async (t) => {
   t.equal(ops.statusCode, 200, 'a principal with an auth.admin-roles role');
   t.ok(ops.body.includes('authentication on: shown to auth.admin-roles only'));
 });
+
+t.test('work in flight counts a request held at its upstream, and no longer once it is answered', async (t) => {
+  const dir = `${DEMO_WAREHOUSE}/sales/orders/metadata`;
+  const stub = await startUpstreamStub({ prefix: 'wh', tables: [stubTableFromDir(dir, ['sales'], 'orders')] });
+  const { app } = buildIcefront(testConfig([stubCatalogConfig(stub)]));
+  t.teardown(async () => {
+    await app.close();
+    await stub.close();
+  });
+  const inFlight = async () => {
+    const page = (await app.inject({ url: '/' })).body;
+    const section = page.slice(page.indexOf('id="in-flight"'));
+    return Number(/<dt>HTTP requests<\/dt><dd>(\d+)<\/dd>/.exec(section)?.[1]);
+  };
+  t.equal(await inFlight(), 1, 'the page itself only');
+  const hold = stub.hold(/\/tables\/orders$/);
+  const load = app.inject({ url: '/v1/up/namespaces/sales/tables/orders' });
+  await hold.arrived;
+  t.equal(await inFlight(), 2, 'the held load-table and the page');
+  hold.release();
+  t.equal((await load).statusCode, 200);
+  t.equal(await inFlight(), 1, 'the load-table has left');
+});
