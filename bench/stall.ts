@@ -6,11 +6,12 @@
  * it, with `planning.workers: 0` (on the event loop, as before), the default (a worker per core
  * but one) and one per core, alternating, the median of RUNS fresh servers each.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { threadCpuMs } from './proc-cpu.js';
 import { freePort, waitFor } from './servers.js';
 import { ensureSyntheticTable } from './synthetic-table.js';
 import { defaultPlanningWorkers } from '../src/service/index.js';
@@ -28,22 +29,6 @@ process.on('exit', () => {
   for (const c of children) c.kill('SIGTERM');
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** CPU ms each thread of `pid` has used so far (proc(5): utime + stime), by thread id. */
-function threadCpu(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`).map(Number)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(tid, ((Number(f[11]) + Number(f[12])) * 1000) / TICKS);
-    } catch {
-      // the thread ended
-    }
-  }
-  return out;
-}
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 interface Run {
   /** CPU ms during the plan: the main thread, then every other thread that used any, most first. */
@@ -78,11 +63,11 @@ async function once(workers: 'default' | number): Promise<Run> {
     await plan(base, small.name); // the server warm, its workers up and compiled; the big table's caches still cold
     const probe = promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'stall-probe.ts'), `${base}/healthz`, '8'], { maxBuffer: 64 << 20 });
     await new Promise((r) => setTimeout(r, 1500)); // the probe process up and polling
-    const before = threadCpu(server.pid!);
+    const before = threadCpuMs(server.pid!);
     const start = Date.now();
     await plan(base, big.name);
     const end = Date.now();
-    const after = threadCpu(server.pid!);
+    const after = threadCpuMs(server.pid!);
     const used = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const).filter(([, ms]) => ms > 0);
     const cpu = { main: used.find(([tid]) => tid === server.pid)?.[1] ?? 0, others: used.filter(([tid]) => tid !== server.pid).map(([, ms]) => ms).sort((a, b) => b - a) };
     const samples = JSON.parse((await probe).stdout) as [number, number][];
