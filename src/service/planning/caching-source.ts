@@ -5,7 +5,7 @@
  */
 import type { ComputeCache } from '../../cache/index.js';
 import type { ManifestFile } from '../../iceberg/index.js';
-import { metricMapBytes, type ManifestSlice, type ManifestSource } from '../../planner/index.js';
+import { metricMapBytes, type EntriesRequest, type ManifestSlice, type ManifestSource } from '../../planner/index.js';
 import type { Metrics } from '../../observability/index.js';
 
 export interface ManifestCaches {
@@ -15,36 +15,53 @@ export interface ManifestCaches {
 
 export function cachingManifestSource(base: ManifestSource, caches: ManifestCaches, tableKey: string, metrics?: Pick<Metrics, 'manifestReads'>): ManifestSource {
   const cache = caches.slices;
-  // A snapshot whose data manifests would not fit in the cache is read whole without keeping the
-  // slices: an LRU smaller than a sequential scan only churns (every read of the next plan misses)
+  // A snapshot whose data manifests would not fit in the cache (with the column stats the read
+  // keeps) is read whole without keeping the slices: an LRU smaller than a sequential scan only churns (every read of the next plan misses)
   // and holds the memory for nothing. Ranges (plan-task redemptions) are kept either way.
-  let wholeFits = true;
+  let dataEntries = 0;
   return {
     async manifests(snapshot) {
       const list = await caches.lists.get(JSON.stringify([tableKey, String(snapshot.snapshotId), snapshot.manifestList ?? snapshot.manifests ?? []]), () =>
         base.manifests(snapshot),
       );
-      wholeFits = estimatedDataSliceBytes(list) <= cache.maxBytes;
+      dataEntries = estimatedDataEntries(list);
       return list;
     },
     read(manifest, request) {
-      const key = JSON.stringify([
+      const identity = [
         tableKey,
         ...manifestIdentity(manifest),
         request.schema.schemaId,
         [...request.specsById.keys()],
         request.statsFieldIds ? [...request.statsFieldIds].sort((a, b) => a - b) : 'all',
-        request.range ? [request.range.start, request.range.end] : 'whole',
-        // A block hint comes from a plan-task string: a different (or forged) hint never shares an entry.
-        request.index ? request.index.blocks.map((b) => [b.offset, b.byteLength, b.firstEntry, String(b.nextRowId ?? '')]) : 'no-hint',
-      ]);
+      ];
+      const wholeKey = JSON.stringify([...identity, 'whole', 'no-hint']);
+      const range = request.range;
+      // A range of a manifest whose whole slice is stored (the plan that cut the range read it) is
+      // cut from that slice: the same entries, inheritance applied alike, without decoding again.
+      if (range !== undefined && cache.peek(wholeKey) !== undefined) {
+        const { range: _range, index: _index, ...wholeRequest } = request;
+        return cache.get(wholeKey, () => base.read(manifest, wholeRequest)).then((whole) => ({
+          entries: whole.entries.slice(range.start, range.end),
+          index: whole.index,
+        }));
+      }
+      const key =
+        range === undefined && request.index === undefined
+          ? wholeKey
+          : JSON.stringify([
+              ...identity,
+              range ? [range.start, range.end] : 'whole',
+              // A block hint comes from a plan-task string: a different (or forged) hint never shares an entry.
+              request.index ? request.index.blocks.map((b) => [b.offset, b.byteLength, b.firstEntry, String(b.nextRowId ?? '')]) : 'no-hint',
+            ]);
       return cache.get(
         key,
         () => {
           metrics?.manifestReads.inc();
           return base.read(manifest, request);
         },
-        { store: request.range !== undefined || wholeFits },
+        { store: range !== undefined || estimatedSliceBytes(dataEntries, request) <= cache.maxBytes },
       );
     },
   };
@@ -53,20 +70,27 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
 /** A cached entry without its path or metric maps (see sliceBytes), and a path's usual length. */
 const ENTRY_BYTES = 700;
 const PATH_CHARS = 50;
+/** Raw metric map bytes per entry and stats column kept (sliceBytes' calibration: ~2,270 for 20). */
+const STATS_COLUMN_BYTES = 110;
 
 /** Entries per byte of manifest file when the list does not count them (about 130 bytes an entry). */
 const ENTRIES_PER_BYTE = 1 / 100;
 
-/** What the data manifests of a list would take as cached slices (sliceBytes' lower end per entry). */
-function estimatedDataSliceBytes(list: readonly ManifestFile[]): number {
-  let bytes = 0;
+/** Entries in the data manifests of a list. */
+function estimatedDataEntries(list: readonly ManifestFile[]): number {
+  let entries = 0;
   for (const m of list) {
     if (m.content !== 0) continue;
     const counted = m.addedFilesCount !== undefined && m.existingFilesCount !== undefined && m.deletedFilesCount !== undefined;
-    const entries = counted ? m.addedFilesCount! + m.existingFilesCount! + m.deletedFilesCount! : Number(m.length) * ENTRIES_PER_BYTE;
-    bytes += entries * (ENTRY_BYTES + 2 * PATH_CHARS);
+    entries += counted ? m.addedFilesCount! + m.existingFilesCount! + m.deletedFilesCount! : Number(m.length) * ENTRIES_PER_BYTE;
   }
-  return bytes;
+  return entries;
+}
+
+/** What that many entries would take as cached slices (sliceBytes' lower end), with the stats the read keeps. */
+function estimatedSliceBytes(entries: number, request: EntriesRequest): number {
+  const statsColumns = request.statsFieldIds?.size ?? request.schema.fields.length;
+  return entries * (ENTRY_BYTES + 2 * PATH_CHARS + statsColumns * STATS_COLUMN_BYTES);
 }
 
 /** What a manifest's entries inherit from its list entry (spec "Sequence Number Inheritance"). */

@@ -92,6 +92,27 @@ t.test('redeeming a plan task twice gives the same bytes', async (t) => {
   t.same(validateAgainst('FetchScanTasksResult', JSON.parse(a.body)), []);
 });
 
+t.test('the server that planned redeems its tasks from the manifests it decoded, with the bytes a cold server gives', async (t) => {
+  const planner = appWith([demoCatalog()], { batchSize: 1 });
+  const cold = appWith([demoCatalog()], { batchSize: 1 });
+  t.teardown(() => Promise.all([planner.close(), cold.close()]));
+  for (const table of ['orders', 'returns']) {
+    const base = DEMO('sales', table);
+    const tasks = parse((await post(planner, `${base}/plan`, {})).body)['plan-tasks']!;
+    t.ok(tasks.length >= 2, `sales.${table}: ${tasks.length} plan tasks`);
+    const reads = async (app: typeof planner) => metric((await app.inject({ url: '/metrics' })).body, 'icefront_manifest_reads_total');
+    const before = await reads(planner);
+    for (const task of tasks) {
+      const here = await post(planner, `${base}/tasks`, { 'plan-task': task });
+      const there = await post(cold, `${base}/tasks`, { 'plan-task': task });
+      t.equal(here.statusCode, 200);
+      t.equal(here.body, there.body, `sales.${table}: a task redeemed where it was planned = redeemed on a cold server (which decodes its range)`);
+    }
+    t.equal(await reads(planner), before, `sales.${table}: no manifest decoded again to redeem the plan's tasks`);
+    t.ok((await reads(cold)) > 0, `sales.${table}: the cold server did decode them`);
+  }
+});
+
 t.test('rejected plan tasks are 404 NoSuchPlanTaskException; a missing table is NoSuchTableException', async (t) => {
   const copy = copyDemoTable('sales', 'orders');
   t.teardown(copy.remove);
