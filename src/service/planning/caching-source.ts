@@ -5,7 +5,7 @@
  */
 import type { ComputeCache } from '../../cache/index.js';
 import type { ManifestFile } from '../../iceberg/index.js';
-import { metricMapBytes, type EntriesRequest, type ManifestSlice, type ManifestSource } from '../../planner/index.js';
+import { metricMapBytes, type EntriesRequest, type ManifestIndex, type ManifestSlice, type ManifestSource } from '../../planner/index.js';
 import type { Metrics } from '../../observability/index.js';
 
 export interface ManifestCaches {
@@ -39,7 +39,10 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
       const range = request.range;
       // A range of a manifest whose whole slice is stored (the plan that cut the range read it) is
       // cut from that slice: the same entries, inheritance applied alike, without decoding again.
-      if (range !== undefined && cache.peek(wholeKey) !== undefined) {
+      // Only when its block hint is one that slice's blocks give: a forged hint is read as given
+      // (and refused) by this server as by any other, so every replica answers a string alike.
+      const whole = range !== undefined ? cache.peek(wholeKey) : undefined;
+      if (range !== undefined && whole !== undefined && (request.index === undefined || hintAgrees(request.index, whole.index))) {
         const { range: _range, index: _index, ...wholeRequest } = request;
         return cache.get(wholeKey, () => base.read(manifest, wholeRequest)).then((whole) => ({
           entries: whole.entries.slice(range.start, range.end),
@@ -65,6 +68,21 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
       );
     },
   };
+}
+
+/**
+ * Whether every block of a plan task's hint starts at a block of `index` (offset, first entry, next
+ * row id) and spans a run of its blocks exactly (batches.ts withBlockHint cuts hints so).
+ */
+function hintAgrees(hint: ManifestIndex, index: ManifestIndex): boolean {
+  return hint.blocks.every((h) => {
+    let i = index.blocks.findIndex((b) => b.offset === h.offset);
+    const first = index.blocks[i];
+    if (first === undefined || first.firstEntry !== h.firstEntry || first.nextRowId !== h.nextRowId) return false;
+    let bytes = 0;
+    while (bytes < h.byteLength && i < index.blocks.length) bytes += index.blocks[i++]!.byteLength;
+    return bytes === h.byteLength;
+  });
 }
 
 /** A cached entry without its path or metric maps (see sliceBytes), and a path's usual length. */
