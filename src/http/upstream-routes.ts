@@ -18,11 +18,13 @@ import { decodeSegment, rawPath } from './request-params.js';
 
 /** The decoded catalog prefix when `rawUrl` is below an upstream catalog (`/v1/{prefix}/…`), else undefined. */
 export function upstreamPrefixOf(rawUrl: string, service: Service): string | undefined {
-  const segments = rawPath(rawUrl).split('/');
-  if (segments.length < 4 || segments[1] !== 'v1') return undefined;
+  // asked of every catalog request: the prefix segment is found without splitting the whole path
+  const path = rawPath(rawUrl);
+  const end = path.startsWith('/v1/') ? path.indexOf('/', 4) : -1;
+  if (end === -1) return undefined;
   let prefix: string;
   try {
-    prefix = decodeSegment(segments[2]!, 'BAD_REQUEST', 'prefix');
+    prefix = decodeSegment(path.slice(4, end), 'BAD_REQUEST', 'prefix');
   } catch {
     return undefined;
   }

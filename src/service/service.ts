@@ -1,4 +1,4 @@
-import type { Catalog, Namespace, TableIdentifier } from '../catalogs/index.js';
+import type { Catalog, LoadedTable, Namespace, TableIdentifier } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
 import { TRACING_OFF, type Tracing } from '../observability/index.js';
 import { stringifyJson, tableMetadataToJson } from '../iceberg/index.js';
@@ -94,6 +94,14 @@ export function createService(options: ServiceOptions): Service {
   const catalogs = new Map(options.catalogs);
   /** LoadTable answers per parsed metadata, living as long as the catalog keeps that metadata. */
   const serialised = new WeakMap<object, Map<string, LoadTableResponse>>();
+  /** The same answers by the LoadedTable object a catalog handed out, per prefix and snapshots mode. */
+  const byLoaded = new WeakMap<LoadedTable, Map<string, LoadTableResponse>>();
+  const remember = (table: LoadedTable, key: string, response: LoadTableResponse): LoadTableResponse => {
+    let modes = byLoaded.get(table);
+    if (!modes) byLoaded.set(table, (modes = new Map()));
+    modes.set(key, response);
+    return response;
+  };
 
   function catalogFor(prefix: string): Catalog {
     const catalog = catalogs.get(prefix);
@@ -197,11 +205,16 @@ export function createService(options: ServiceOptions): Service {
       const mode = snapshotsMode(snapshots);
       const id = checkTableIdentifier(identifier.namespace, identifier.name);
       const table = await catalog.loadTable(id);
+      // A catalog hands out one LoadedTable while its resolution is reused (refresh-ms): its answer
+      // is found by that object and the mode, without building the key below.
+      const asked = `${prefix}\0${mode}`;
+      const answered = byLoaded.get(table)?.get(asked);
+      if (answered) return answered;
       // An unchanged metadata file is serialised once per representation (issue #12: warm loads from memory).
       const key = JSON.stringify([prefix, id.namespace, id.name, table.metadataLocation, mode, table.config]);
       let views = serialised.get(table.metadata);
       const held = views?.get(key);
-      if (held) return held;
+      if (held) return remember(table, asked, held);
       const config = { ...table.config };
       // REST spec loadTable: `snapshots=refs` returns only snapshots referenced by branches or tags.
       const metadata = tableMetadataToJson(table.metadata, { snapshots: mode });
@@ -209,7 +222,7 @@ export function createService(options: ServiceOptions): Service {
       const response = { result, body: Buffer.from(stringifyJson(result)), etag: loadTableETag(prefix, id, table.metadataLocation, mode, config) };
       if (!views) serialised.set(table.metadata, (views = new Map()));
       views.set(key, response);
-      return response;
+      return remember(table, asked, response);
     },
 
     planTableScan(prefix, identifier, body, caller) {
