@@ -16,8 +16,9 @@ export interface ManifestCaches {
 export function cachingManifestSource(base: ManifestSource, caches: ManifestCaches, tableKey: string, metrics?: Pick<Metrics, 'manifestReads'>): ManifestSource {
   const cache = caches.slices;
   // A snapshot whose data manifests would not fit in the cache (with the column stats the read
-  // keeps) is read whole without keeping the slices: an LRU smaller than a sequential scan only churns (every read of the next plan misses)
-  // and holds the memory for nothing. Ranges (plan-task redemptions) are kept either way.
+  // keeps) is read whole without keeping the slices: an LRU smaller than a sequential scan only
+  // churns (every read of the next plan misses) and holds the memory for nothing. Ranges
+  // (plan-task redemptions) are kept either way.
   let dataEntries = 0;
   return {
     async manifests(snapshot) {
@@ -44,9 +45,9 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
       const whole = range !== undefined ? cache.peek(wholeKey) : undefined;
       if (range !== undefined && whole !== undefined && (request.index === undefined || hintAgrees(request.index, whole.index))) {
         const { range: _range, index: _index, ...wholeRequest } = request;
-        return cache.get(wholeKey, () => base.read(manifest, wholeRequest)).then((whole) => ({
-          entries: whole.entries.slice(range.start, range.end),
-          index: whole.index,
+        return cache.get(wholeKey, () => base.read(manifest, wholeRequest)).then((slice) => ({
+          entries: slice.entries.slice(range.start, range.end),
+          index: slice.index,
         }));
       }
       const key =

@@ -1,0 +1,36 @@
+/**
+ * The caching manifest source over the demo table's real manifests and a real byte-bounded cache:
+ * which whole-manifest reads it keeps, by what they would take with the column stats they keep.
+ */
+import t from 'tap';
+import { createComputeCache } from '../../../src/cache/index.js';
+import { currentSchema, currentSnapshot, type ManifestFile } from '../../../src/iceberg/index.js';
+import { fileManifestSource, type ManifestSlice } from '../../../src/planner/index.js';
+import { cachingManifestSource, manifestListBytes, sliceBytes } from '../../../src/service/planning/caching-source.js';
+import { loadDemoTable } from '../../helpers/rows/index.js';
+
+t.test('a snapshot whose manifests would not fit with the stats a read keeps is read without storing them; without stats it is kept', async (t) => {
+  const table = await loadDemoTable('sales.orders');
+  const { metadata } = table;
+  const schema = currentSchema(metadata);
+  const specsById = new Map(metadata.partitionSpecs.map((s) => [s.specId, s] as const));
+  const every = new Set(schema.fields.map((f) => f.id));
+  const stored = async (statsFieldIds: ReadonlySet<number>, maxBytes: number) => {
+    const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes, sizeOf: sliceBytes });
+    const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: 1 << 20, sizeOf: manifestListBytes });
+    const source = cachingManifestSource(fileManifestSource(table.io, metadata), { slices, lists }, 'sales.orders');
+    const manifests = (await source.manifests(currentSnapshot(metadata)!)).filter((m) => m.content === 0);
+    let bytes = 0;
+    for (const m of manifests) bytes += sliceBytes(await source.read(m, { specsById, schema, statsFieldIds }));
+    return { held: slices.bytes, bytes };
+  };
+  // what the data manifests take cached, measured with a cache large enough for anything
+  const bare = await stored(new Set(), 1 << 20);
+  const full = await stored(every, 1 << 20);
+  t.equal(bare.held, bare.bytes, `without stats: all ${bare.bytes} bytes held in a large cache`);
+  t.ok(full.bytes > 2 * bare.bytes, `every column's stats: ${full.bytes} bytes, more than twice ${bare.bytes}`);
+  // a cache between the two holds the plan without stats, and stores nothing of the one with them
+  const between = Math.round((bare.bytes + full.bytes) / 2);
+  t.equal((await stored(new Set(), between)).held, bare.bytes, `a ${between}-byte cache keeps the manifests read without stats`);
+  t.equal((await stored(every, between)).held, 0, `a ${between}-byte cache stores none of them read with every column's stats (they would only churn it)`);
+});
