@@ -16,6 +16,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { median } from './median.js';
 import { procCpuMs } from './proc-cpu.js';
 import { freePort, waitFor, which } from './servers.js';
 
@@ -166,7 +167,6 @@ measured.set('healthz', [...pairs.map((p) => p[0])].sort(byRps)[1]!);
 measured.set('loadTable', [...pairs.map((p) => p[1])].sort(byRps)[1]!);
 show('Icefront /healthz (median of 3)', measured.get('healthz')!);
 show('Icefront load-table, warm (median of 3)', measured.get('loadTable')!);
-const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pairRatios = pairs.map(([h, l]) => l.rps / h.rps).sort((a, b) => a - b);
 const ratio = (a: keyof typeof paths, b: keyof typeof paths) => (measured.get(a)!.rps / measured.get(b)!.rps).toFixed(2);
 // The goal's ratio again, from three alternating pairs (http-proxy-3, then the door, one run
@@ -175,13 +175,13 @@ const ratio = (a: keyof typeof paths, b: keyof typeof paths) => (measured.get(a)
 const doorPairs = [0, 1, 2].map(() => [wrk(paths.hp3, 1, hp3Process.pid), wrk(paths.door, 1, icefrontProcess.pid)] as const);
 const doorRps = doorPairs.map(([h, d]) => d.rps / h.rps);
 const doorCpu = doorPairs.map(([h, d]) => h.cpuUs! / d.cpuUs!);
-console.log(`  ratio front door ÷ http-proxy-3 proxy       ${ratio('door', 'hp3')} in the rows above; ${medianOf(doorRps).toFixed(2)} median of three alternating pairs (${doorRps.map((r) => r.toFixed(2)).join(', ')})   (goal >= 0.9)`);
+console.log(`  ratio front door ÷ http-proxy-3 proxy       ${ratio('door', 'hp3')} in the rows above; ${median(doorRps).toFixed(2)} median of three alternating pairs (${doorRps.map((r) => r.toFixed(2)).join(', ')})   (goal >= 0.9)`);
 console.log(`  ratio front door ÷ nginx proxy_pass         ${ratio('door', 'nginx')}`);
 const cpu = (key: keyof typeof paths) => measured.get(key)!.cpuUs!;
 console.log(
-  `  CPU per request, http-proxy-3 ÷ front door  ${(cpu('hp3') / cpu('door')).toFixed(2)} in the rows above; ${medianOf(doorCpu).toFixed(2)} median of the pairs (${doorCpu.map((r) => r.toFixed(2)).join(', ')})   (the throughput ratio the door would have on a quiet core)`,
+  `  CPU per request, http-proxy-3 ÷ front door  ${(cpu('hp3') / cpu('door')).toFixed(2)} in the rows above; ${median(doorCpu).toFixed(2)} median of the pairs (${doorCpu.map((r) => r.toFixed(2)).join(', ')})   (the throughput ratio the door would have on a quiet core)`,
 );
-console.log(`  ratio load-table ÷ /healthz (one process)   ${medianOf(pairRatios).toFixed(2)}   (goal >= 0.7; median of three alternating pairs: ${pairRatios.map((r) => r.toFixed(2)).join(', ')})`);
+console.log(`  ratio load-table ÷ /healthz (one process)   ${median(pairRatios).toFixed(2)}   (goal >= 0.7; median of three alternating pairs: ${pairRatios.map((r) => r.toFixed(2)).join(', ')})`);
 
 const base = probe(paths.upstream);
 const latency = (key: keyof typeof paths) => probe(paths[key]);

@@ -55,6 +55,7 @@ import { startIcefrontChild, type IcefrontChild } from './peer-icefront.js';
 import { runProtocol, type ProtocolRun } from './peer-protocol.js';
 import { startSparkPlanner, type SparkCatalog, type SparkPlanning } from './peer-spark.js';
 import { procMemory, resetPeak, type ProcMemory } from './proc-memory.js';
+import { median } from './median.js';
 import { currentMetadataFile, ensureSyntheticTable } from './synthetic-table.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
@@ -258,11 +259,6 @@ async function sparkPlanning(env: InteropEnv, fixtureUrl: string, ice: IcefrontC
   } finally {
     await spark.close();
   }
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 const ms = (x: number) => `${x.toFixed(0)} ms`;

@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { median } from './median.js';
 import { ensureSyntheticTable } from './synthetic-table.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -27,11 +28,6 @@ interface Sample {
 function measure(mode: 'plan' | 'plan-stats' | 'avsc', args: string[]): Sample {
   const out = execFileSync(process.execPath, ['--import', 'tsx', child, mode, ...args], { encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').pop()!) as Sample;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 const table = ensureSyntheticTable({ manifests: 100, entriesPerManifest: 1000, columns: 20 });

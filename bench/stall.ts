@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { median } from './median.js';
 import { threadCpuMs } from './proc-cpu.js';
 import { freePort, waitFor } from './servers.js';
 import { ensureSyntheticTable } from './synthetic-table.js';
@@ -81,7 +82,6 @@ async function once(workers: 'default' | number): Promise<Run> {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const workers = defaultPlanningWorkers();
 // the default, and one worker per core for comparison (the default leaves a core to the door)
 const cores = os.availableParallelism();
