@@ -108,7 +108,8 @@ function estimatedDataEntries(list: readonly ManifestFile[]): number {
 
 /** What that many entries would take as cached slices (sliceBytes' lower end), with the stats the read keeps. */
 function estimatedSliceBytes(entries: number, request: EntriesRequest): number {
-  const statsColumns = request.statsFieldIds?.size ?? request.schema.fields.length;
+  // every column's stats: each field id at any depth may carry them (top-level fields undercount nested schemas)
+  const statsColumns = request.statsFieldIds?.size ?? request.schema.highestFieldId();
   return entries * (ENTRY_BYTES + 2 * PATH_CHARS + statsColumns * STATS_COLUMN_BYTES);
 }
 
