@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { LabelledHistogram } from './histogram.js';
 
 /**
  * What a cache reports, by cache name. `cache/` calls these and never sees prom-client; the
@@ -92,23 +93,21 @@ export function createMetrics(): Metrics {
   const bytes = new Gauge({ name: 'icefront_cache_bytes', help: 'Bytes held by the cache.', labelNames: byCache, registers });
   const inFlight = new Gauge({ name: 'icefront_inflight', help: 'Computations in flight, by cache.', labelNames: byCache, registers });
   const budget = new Gauge({ name: 'icefront_cache_budget_bytes', help: 'The byte bound of the cache.', labelNames: byCache, registers });
-  const httpDuration = new Histogram({
-    name: 'icefront_http_request_duration_seconds',
-    help: 'HTTP request duration by spec route template, method and status.',
-    labelNames: ['catalog', 'route', 'method', 'status'] as const,
-    buckets: HTTP_BUCKETS,
-    registers,
-  });
-  const upstreamDuration = new Histogram({
-    name: 'icefront_upstream_request_duration_seconds',
-    help: 'Calls to upstream catalogs by catalog and outcome (HTTP status, or the error code when the call failed: UPSTREAM_TIMEOUT, UPSTREAM_UNAVAILABLE, UPSTREAM_BAD_GATEWAY); streamed calls until their answer began.',
-    labelNames: ['catalog', 'outcome'] as const,
-    buckets: HTTP_BUCKETS,
-    registers,
-  });
-  const upstreamChildren = new Map<string, { observe(value: number): void }>();
-
-  const httpChildren = new Map<string, { observe(value: number): void }>();
+  // the request path's two histograms: prom-client's own cost 4% of a proxied request (histogram.ts)
+  const httpDuration = new LabelledHistogram(
+    'icefront_http_request_duration_seconds',
+    'HTTP request duration by spec route template, method and status.',
+    ['catalog', 'route', 'method', 'status'],
+    HTTP_BUCKETS,
+    registry,
+  );
+  const upstreamDuration = new LabelledHistogram(
+    'icefront_upstream_request_duration_seconds',
+    'Calls to upstream catalogs by catalog and outcome (HTTP status, or the error code when the call failed: UPSTREAM_TIMEOUT, UPSTREAM_UNAVAILABLE, UPSTREAM_BAD_GATEWAY); streamed calls until their answer began.',
+    ['catalog', 'outcome'],
+    HTTP_BUCKETS,
+    registry,
+  );
 
   // A cache's series exist (at 0) from its first report, so rate() and ratios have a baseline.
   const seen = new Set<string>();
@@ -148,19 +147,7 @@ export function createMetrics(): Metrics {
       'icefront_contradictory_metrics_total',
       'Data files evaluated whose column metrics contradict themselves (lower > upper, nulls > values); ignored for pruning.',
     ),
-    observeHttpRequest: (labels, seconds) => {
-      // one labelled child per (route, method, status), looked up by a string: prom-client's own
-      // lookup hashes the label object on every observation
-      const key = `${labels.catalog}\0${labels.route} ${labels.method} ${labels.status}`;
-      let child = httpChildren.get(key);
-      if (!child) httpChildren.set(key, (child = httpDuration.labels(labels.catalog, labels.route, labels.method, String(labels.status))));
-      child.observe(seconds);
-    },
-    observeUpstreamCall: (catalog, outcome, seconds) => {
-      const key = `${catalog}\0${outcome}`;
-      let child = upstreamChildren.get(key);
-      if (!child) upstreamChildren.set(key, (child = upstreamDuration.labels(catalog, String(outcome))));
-      child.observe(seconds);
-    },
+    observeHttpRequest: (labels, seconds) => httpDuration.labels(labels.catalog, labels.route, labels.method, String(labels.status)).observe(seconds),
+    observeUpstreamCall: (catalog, outcome, seconds) => upstreamDuration.labels(catalog, String(outcome)).observe(seconds),
   };
 }
