@@ -38,8 +38,12 @@ export interface UpstreamReply {
 }
 
 const PLANNING_ROUTES = new Set<string>([ENDPOINTS.planTableScan, ENDPOINTS.fetchPlanningResult, ENDPOINTS.cancelPlanning, ENDPOINTS.fetchScanTasks]);
-/** The key of a LoadTableResult's `config`, searched for in the raw bytes. */
-const CONFIG_KEY = Buffer.from('"config"');
+/**
+ * The key of a LoadTableResult's `config`, searched for in the raw bytes without its opening
+ * quote (checked apart): Node's search scans for a needle's first byte, and a `"` is everywhere
+ * in JSON (searching `"config"` took 2 µs of a 4 KB body, 4× `config"`; issue #12 profile).
+ */
+const CONFIG_KEY = Buffer.from('config"');
 /** Response headers an upstream sets that are about its connection, not the entity. */
 const RESPONSE_HEADERS = ['content-type', 'etag', 'cache-control', 'last-modified', 'vary'];
 
@@ -266,6 +270,7 @@ const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0
 /** Whether `"config"` is followed by `:`, `{` and a `"` (a key) somewhere in `body`, as bytes. */
 function hasNonEmptyConfig(body: Buffer): boolean {
   for (let at = body.indexOf(CONFIG_KEY); at !== -1; at = body.indexOf(CONFIG_KEY, at + 1)) {
+    if (body[at - 1] !== 0x22) continue; // '"'
     let i = at + CONFIG_KEY.length;
     while (isSpace(body[i])) i++;
     if (body[i++] !== 0x3a) continue; // ':'

@@ -1,10 +1,9 @@
-import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { fail, isIcefrontError, type ErrorCode, type IcefrontError } from '../../errors/index.js';
 import type { ByteBudget } from '../../cache/index.js';
 import { TRACING_OFF, type Tracing, type UpstreamObserver } from '../../observability/index.js';
 import type { UpstreamResponse } from './upstream-error.js';
-import { Deadlines } from './deadlines.js';
+import { Deadlines, type ExchangeSignal } from './deadlines.js';
 
 /** Largest upstream body read into memory when the caller names no cap of its own. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -87,17 +86,9 @@ export class UpstreamHttp {
       signal = AbortSignal.any([both.signal, options.signal]);
     }
     try {
-      const res = await this.agent.request({
-        origin: target.origin,
-        path: target.path,
-        method,
-        headers: options.headers ?? {},
-        body: options.body ?? null,
-        signal: signal as AbortSignal,
-      });
-      const body = await this.#readBody(res.body, what, options.maxBytes ?? MAX_BODY_BYTES);
-      this.observer?.answered(this.catalog, what, performance.now() - started, res.statusCode);
-      return { status: res.statusCode, headers: res.headers, body };
+      const res = await this.#exchange(method, target, what, options, signal);
+      this.observer?.answered(this.catalog, what, performance.now() - started, res.status);
+      return res;
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
       const fault = this.#fault(err, deadline.aborted, what);
@@ -126,46 +117,63 @@ export class UpstreamHttp {
   }
 
   /**
-   * The whole body, refused (502) past `maxBytes` or when the shared budget runs out. Read from
-   * its events: an async iterator over it cost a generator and a promise per chunk, a measurable
-   * share of a load-table through the door (issue #12 profile).
+   * One exchange through undici's dispatcher, its answer read whole: refused (502) past
+   * `maxBytes` or when the shared budget runs out, aborted when `signal` is. A handler of its own
+   * rather than `agent.request`: that wraps every answer in a Readable stream read back through
+   * its events, a measurable share of a load-table through the door (issue #12 profile).
    */
-  #readBody(stream: Readable, what: string, maxBytes: number): Promise<Buffer> {
+  #exchange(method: Dispatcher.HttpMethod, target: Target, what: string, options: SendOptions, signal: AbortSignal | ExchangeSignal): Promise<UpstreamResponse> {
+    const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+    const budget = this.budget;
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
       let taken = 0;
+      let status = 0;
+      let headers: UpstreamResponse['headers'] = {};
+      let controller: Dispatcher.DispatchController | undefined;
       let settled = false;
-      const settle = (err: unknown, body?: Buffer) => {
+      const onAbort = () => controller?.abort(signal.reason);
+      const settle = (err: unknown, res?: UpstreamResponse) => {
         if (settled) return;
         settled = true;
+        signal.removeEventListener('abort', onAbort);
         // the budget counts bytes while they are gathered
-        this.budget?.give(taken);
-        if (body) resolve(body);
+        budget?.give(taken);
+        if (res) resolve(res);
         else reject(err);
       };
-      const refuse = (why: string) => {
+      const refuse = (c: Dispatcher.DispatchController, why: string) => {
         const refused = fail('UPSTREAM_BAD_GATEWAY', `Catalog '${this.catalog}': ${what} ${why}`);
         settle(refused);
-        stream.destroy(refused);
+        c.abort(refused);
       };
-      stream.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        size += chunk.length;
-        if (size > maxBytes) return refuse(`answered more than ${maxBytes} bytes`);
-        if (this.budget) {
-          if (!this.budget.take(chunk.length)) return refuse(`answered while upstream answers already held ${this.budget.max} bytes in memory`);
-          taken += chunk.length;
-        }
-        chunks.push(chunk);
-      });
-      stream.once('end', () => settle(undefined, Buffer.concat(chunks, size)));
-      stream.once('error', (err) => settle(err));
-      // closed with neither: the connection went away mid-body
-      // (it follows every end too: the error, whose stack costs, is made only when still needed)
-      stream.once('close', () => {
-        if (!settled) settle(Object.assign(new Error('upstream body closed before its end'), { code: 'UND_ERR_SOCKET' }));
-      });
+      signal.addEventListener('abort', onAbort);
+      this.agent.dispatch(
+        { origin: target.origin, path: target.path, method, headers: options.headers ?? {}, body: options.body ?? null },
+        {
+          onRequestStart: (c) => {
+            controller = c;
+            if (signal.aborted) c.abort(signal.reason);
+          },
+          onResponseStart: (_c, statusCode, responseHeaders) => {
+            status = statusCode;
+            headers = responseHeaders as UpstreamResponse['headers'];
+          },
+          onResponseData: (c, chunk) => {
+            if (settled) return;
+            size += chunk.length;
+            if (size > maxBytes) return refuse(c, `answered more than ${maxBytes} bytes`);
+            if (budget) {
+              if (!budget.take(chunk.length)) return refuse(c, `answered while upstream answers already held ${budget.max} bytes in memory`);
+              taken += chunk.length;
+            }
+            chunks.push(chunk);
+          },
+          onResponseEnd: () => settle(undefined, { status, headers, body: Buffer.concat(chunks, size) }),
+          onResponseError: (_c, err) => settle(err),
+        },
+      );
     });
   }
 }
