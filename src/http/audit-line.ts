@@ -90,21 +90,21 @@ export function writeAuditLine(audit: Logger, operation: string, specPath: strin
   const upstream = accessLineFields(request)?.upstream === true;
   const bytes = responseBytes(reply);
   const tables = operation === 'commit-transaction' ? committedTables(request) : undefined;
-  audit.info(
-    {
-      reqId: request.id,
-      operation,
-      ...(principal !== undefined && { principal }),
-      ...whereOf(specPath, request),
-      ...(tables && { tables }),
-      ...(outcome?.snapshotId !== undefined && { snapshot: String(outcome.snapshotId) }),
-      status: reply.statusCode,
-      ...(outcome?.files !== undefined && { files: outcome.files }),
-      ...(outcome?.planTasks !== undefined && { planTasks: outcome.planTasks }),
-      ...(bytes !== undefined && { bytes }),
-      ...(upstream && { upstream: true }),
-      durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
-    },
-    'audit',
-  );
+  // built by assignment in the line's fixed order: spreads of optional parts gave every line a
+  // shape of its own, which made pino's walk over it a measurable share of a load-table (issue #12)
+  const line: Record<string, unknown> = { reqId: request.id, operation };
+  if (principal !== undefined) line.principal = principal;
+  const where = whereOf(specPath, request);
+  if (where.catalog !== undefined) line.catalog = where.catalog;
+  if (where.namespace !== undefined) line.namespace = where.namespace;
+  if (where.table !== undefined) line.table = where.table;
+  if (tables) line.tables = tables;
+  if (outcome?.snapshotId !== undefined) line.snapshot = String(outcome.snapshotId);
+  line.status = reply.statusCode;
+  if (outcome?.files !== undefined) line.files = outcome.files;
+  if (outcome?.planTasks !== undefined) line.planTasks = outcome.planTasks;
+  if (bytes !== undefined) line.bytes = bytes;
+  if (upstream) line.upstream = true;
+  line.durationMs = Math.round(reply.elapsedTime * 1000) / 1000;
+  audit.info(line, 'audit');
 }

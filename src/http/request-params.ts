@@ -15,7 +15,10 @@ export function rawPath(url: string): string {
   // origin-form (RFC 9112 §3.2.1), what nearly every request sends, needs no scheme match
   const origin = url.charCodeAt(0) === 0x2f ? null : /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/.exec(url);
   const path = origin ? url.slice(origin[0].length) || '/' : url;
-  const end = path.search(/[?#]/);
+  // two scans, not a regex search: this runs several times a request (issue #12 profile)
+  let end = path.indexOf('?');
+  const hash = path.indexOf('#');
+  if (hash !== -1 && (end === -1 || hash < end)) end = hash;
   return end === -1 ? path : path.slice(0, end);
 }
 
