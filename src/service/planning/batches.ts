@@ -4,6 +4,7 @@
  * spanning manifests). Each batch knows the entry ranges it covers, which is what its plan task
  * carries, so redeeming it reads only those slices.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ManifestIndex } from '../../planner/index.js';
 
 /**
@@ -50,7 +51,10 @@ export interface BatchLimits {
 /** Room left in a response for its envelope (status, plan id, plan-task strings are counted by the caller). */
 const ENVELOPE_BYTES = 256;
 
-export function cutBatches(manifests: readonly SizedManifest[], limits: BatchLimits): Batch[] {
+/** Entries cut between two yields to the event loop (a few ms of work on a slow core). */
+const ENTRIES_PER_TURN = 10_000;
+
+export async function cutBatches(manifests: readonly SizedManifest[], limits: BatchLimits): Promise<Batch[]> {
   const batches: Batch[] = [];
   let current: Batch = { count: 0, ranges: [] };
   let bytes = ENVELOPE_BYTES;
@@ -63,14 +67,22 @@ export function cutBatches(manifests: readonly SizedManifest[], limits: BatchLim
     if (open) current.ranges.push({ manifest: open.path, start, end });
     open = undefined;
   };
-  const full = (size: number) =>
-    current.count > 0 && ((limits.batchSize > 0 && current.count >= limits.batchSize) || bytes + size > limits.maxBytes);
+  // It runs once per plan on the event loop, over every kept task: 100,000 of them were one
+  // 30-50 ms block of every other request (issue #12 part 3), so it yields every few thousand.
+  const { batchSize, maxBytes, minRows } = limits;
+  let sinceYield = 0;
   outer: for (const manifest of manifests) {
+    if (sinceYield >= ENTRIES_PER_TURN) {
+      sinceYield = 0;
+      await yieldToLoop();
+    }
+    sinceYield += manifest.positions.length;
     closeRange();
-    for (let i = 0; i < manifest.positions.length; i++) {
+    const { positions, bytes: sizes, rows: counts } = manifest;
+    for (let i = 0; i < positions.length; i++) {
       // An upper bound: deletes shared by tasks of one batch are counted once per task.
-      const size = manifest.bytes[i]!;
-      if (full(size)) {
+      const size = sizes[i]!;
+      if (current.count > 0 && ((batchSize > 0 && current.count >= batchSize) || bytes + size > maxBytes)) {
         closeRange();
         batches.push(current);
         current = { count: 0, ranges: [] };
@@ -78,12 +90,15 @@ export function cutBatches(manifests: readonly SizedManifest[], limits: BatchLim
       }
       current.count++;
       bytes += size;
-      const pos = manifest.positions[i]!;
-      if (open) end = pos + 1;
-      else [open, start, end] = [manifest, pos, pos + 1];
-      if (limits.minRows !== undefined) {
-        rows += manifest.rows[i]!;
-        if (rows >= limits.minRows) break outer;
+      const pos = positions[i]!;
+      if (open === undefined) {
+        open = manifest;
+        start = pos;
+      }
+      end = pos + 1;
+      if (minRows !== undefined) {
+        rows += counts[i]!;
+        if (rows >= minRows) break outer;
       }
     }
   }
@@ -94,11 +109,25 @@ export function cutBatches(manifests: readonly SizedManifest[], limits: BatchLim
   return batches;
 }
 
+/** The block holding entry ordinal `entry`: blocks are in entry order, so a binary search. */
+function blockOf(blocks: ManifestIndex['blocks'], entry: number): ManifestIndex['blocks'][number] | undefined {
+  let lo = 0;
+  let hi = blocks.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const b = blocks[mid]!;
+    if (entry < b.firstEntry) hi = mid - 1;
+    else if (entry >= b.firstEntry + b.entryCount) lo = mid + 1;
+    else return b;
+  }
+  return undefined;
+}
+
 /** The byte span of the blocks covering a range, so redemption reads only those bytes. */
 function withBlockHint(range: BatchRange, index: ManifestIndex | undefined): BatchRange {
-  const covering = (entry: number) => index?.blocks.find((b) => b.firstEntry <= entry && entry < b.firstEntry + b.entryCount);
-  const firstBlock = covering(range.start);
-  const lastBlock = covering(range.end - 1);
+  if (!index) return range;
+  const firstBlock = blockOf(index.blocks, range.start);
+  const lastBlock = blockOf(index.blocks, range.end - 1);
   if (!firstBlock || !lastBlock || lastBlock.offset < firstBlock.offset) return range;
   return {
     ...range,

@@ -86,7 +86,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
   async function planPinned(prefix: string, table: LoadedTable, request: ScanRequest, ref: PlanRef, onOutcome: OutcomeSink | undefined) {
     const job = jobOf(prefix, table, request);
     const sized = await engine.size(job, request.minRowsRequested !== undefined ? { minRows: request.minRowsRequested } : {});
-    const [first, ...rest] = cutBatches(sized.manifests, {
+    const [first, ...rest] = await cutBatches(sized.manifests, {
       batchSize: options.batchSize,
       maxBytes: options.maxResponseBytes,
       ...(request.minRowsRequested !== undefined && { minRows: request.minRowsRequested }),
