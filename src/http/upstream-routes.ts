@@ -18,9 +18,8 @@ import { decodeSegment, rawPath } from './request-params.js';
 
 /** The decoded catalog prefix when `rawUrl` is below an upstream catalog (`/v1/{prefix}/…`), else undefined. */
 export function upstreamPrefixOf(rawUrl: string, service: Service): string | undefined {
-  // asked of every catalog request: the prefix segment is found without splitting the whole path
   const path = rawPath(rawUrl);
-  const end = path.startsWith('/v1/') ? path.indexOf('/', 4) : -1;
+  const end = prefixEnd(path);
   if (end === -1) return undefined;
   let prefix: string;
   try {
@@ -31,12 +30,19 @@ export function upstreamPrefixOf(rawUrl: string, service: Service): string | und
   return service.federation.has(prefix) ? prefix : undefined;
 }
 
-/** The client's raw path after `/v1/{prefix}`, with its raw query. */
+/**
+ * Where the prefix segment of `/v1/{prefix}/…` ends (the `/` after it), or -1 when the path is
+ * not below a prefix. Asked of every catalog request: found without splitting the whole path.
+ */
+function prefixEnd(path: string): number {
+  return path.startsWith('/v1/') ? path.indexOf('/', 4) : -1;
+}
+
+/** The client's raw path after `/v1/{prefix}`, with its raw query (only asked below a prefix). */
 function rawRest(rawUrl: string): string {
   const path = rawPath(rawUrl);
-  const afterPrefix = path.split('/').slice(3).join('/');
   const query = rawUrl.indexOf('?');
-  return `/${afterPrefix}${query === -1 ? '' : rawUrl.slice(query)}`;
+  return `${path.slice(prefixEnd(path))}${query === -1 ? '' : rawUrl.slice(query)}`;
 }
 
 const FORWARDED_TO_LOAD = ['if-none-match', 'x-iceberg-access-delegation', 'accept'];

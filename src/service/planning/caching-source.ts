@@ -43,30 +43,30 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
       // Only when its block hint is one that slice's blocks give: a forged hint is read as given
       // (and refused) by this server as by any other, so every replica answers a string alike.
       const whole = range !== undefined ? cache.peek(wholeKey) : undefined;
-      if (range !== undefined && whole !== undefined && (request.index === undefined || hintAgrees(request.index, whole.index))) {
+      const fromWhole = range !== undefined && whole !== undefined && (request.index === undefined || hintAgrees(request.index, whole.index));
+      // the whole manifest's key and read, or the range's (with its hint); counted alike either way
+      let key = wholeKey;
+      let asked: EntriesRequest = request;
+      if (fromWhole) {
         const { range: _range, index: _index, ...wholeRequest } = request;
-        return cache.get(wholeKey, () => base.read(manifest, wholeRequest)).then((slice) => ({
-          entries: slice.entries.slice(range.start, range.end),
-          index: slice.index,
-        }));
+        asked = wholeRequest;
+      } else if (range !== undefined || request.index !== undefined) {
+        key = JSON.stringify([
+          ...identity,
+          range ? [range.start, range.end] : 'whole',
+          // A block hint comes from a plan-task string: a different (or forged) hint never shares an entry.
+          request.index ? request.index.blocks.map((b) => [b.offset, b.byteLength, b.firstEntry, String(b.nextRowId ?? '')]) : 'no-hint',
+        ]);
       }
-      const key =
-        range === undefined && request.index === undefined
-          ? wholeKey
-          : JSON.stringify([
-              ...identity,
-              range ? [range.start, range.end] : 'whole',
-              // A block hint comes from a plan-task string: a different (or forged) hint never shares an entry.
-              request.index ? request.index.blocks.map((b) => [b.offset, b.byteLength, b.firstEntry, String(b.nextRowId ?? '')]) : 'no-hint',
-            ]);
-      return cache.get(
+      const slice = cache.get(
         key,
         () => {
           metrics?.manifestReads.inc();
-          return base.read(manifest, request);
+          return base.read(manifest, asked);
         },
         { store: range !== undefined || estimatedSliceBytes(dataEntries, request) <= cache.maxBytes },
       );
+      return fromWhole ? slice.then((s) => ({ entries: s.entries.slice(range!.start, range!.end), index: s.index })) : slice;
     },
   };
 }
