@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { writeSync, writevSync } from 'node:fs';
 import { pino, type Logger, type DestinationStream } from 'pino';
 
 /**
@@ -68,20 +68,24 @@ function stdoutLines(): DestinationStream {
 
 /**
  * stdout, written in batches: one write per line was a system call for every request's access
- * and audit lines (issue #12 profile). Lines are joined here and handed to an asynchronous
- * sonic-boom once BUFFER_CHARS have gathered or FLUSH_MS have passed; sonic-boom's own
- * `minLength` batching measures its whole pending buffer's byte length on every line, which grew
- * with the batch (2% of a door request). At exit, what is left is written synchronously.
+ * and audit lines (issue #12 profile). Lines are joined here and written once BUFFER_CHARS have
+ * gathered or FLUSH_MS have passed, by one synchronous write from this thread (as Node writes
+ * its own stdout to files and pipes on Linux), so batches reach stdout in the order they were
+ * logged; an asynchronous writer's exit flush could overtake its write still in flight, and did
+ * in CI. A full non-blocking pipe (EAGAIN) is never waited on while serving: the batches it
+ * refused are queued, up to MAX_QUEUED bytes, and written first next time; lines beyond that
+ * are dropped and counted, and the count is logged where they would have been.
  */
 class LineBatch implements DestinationStream {
   #lines: string[] = [];
   #chars = 0;
-  readonly #out: ReturnType<typeof pino.destination>;
+  /** Batches not yet written, oldest first (more than one only while stdout is full). */
+  #queue: Buffer[] = [];
+  #queued = 0;
+  #dropped = 0;
 
   constructor() {
-    // registered before the destination, so it runs before pino's own exit flush of it
     process.once('exit', () => this.flushSync());
-    this.#out = pino.destination({ dest: 1, sync: false, minLength: 0 });
     setInterval(() => this.flush(), FLUSH_MS).unref();
   }
 
@@ -92,34 +96,78 @@ class LineBatch implements DestinationStream {
   }
 
   flush(): void {
-    if (this.#lines.length === 0) return;
-    const text = this.#lines.join('');
-    this.#lines = [];
-    this.#chars = 0;
-    this.#out.write(text);
+    this.#enqueue(MAX_QUEUED);
+    this.#drain();
   }
 
-  /** sonic-boom's queue, then the lines gathered here, with no event loop left to wait on. */
+  /** At exit, with no event loop left: everything, waiting briefly on a full pipe (bounded). */
   flushSync(): void {
+    this.#enqueue(Infinity);
+    const deadline = Date.now() + EXIT_WAIT_MS;
+    while (!this.#drain() && Date.now() < deadline) Atomics.wait(SLEEPER, 0, 0, 1);
+  }
+
+  /** The gathered lines as one batch at the queue's end, if the queue stays within `limit`. */
+  #enqueue(limit: number): void {
+    if (this.#lines.length === 0) return;
+    const count = this.#lines.length;
     const text = this.#lines.join('');
     this.#lines = [];
     this.#chars = 0;
-    try {
-      this.#out.flushSync();
-    } catch {
-      // not open yet, or already closed: what it holds cannot be written now either
+    if (this.#queued + text.length > limit) {
+      this.#dropped += count;
+      return;
     }
-    let rest = Buffer.from(text);
-    // a pipe may be non-blocking: EAGAIN is retried (bounded), any other error gives up
-    for (let tries = 0; rest.length > 0 && tries < 10_000; tries++) {
+    if (this.#dropped > 0) {
+      const note = `{"level":40,"time":"${new Date().toISOString()}","service":"icefront","dropped":${this.#dropped},"msg":"log lines dropped: stdout was full"}\n`;
+      this.#dropped = 0;
+      this.#push(Buffer.from(note));
+    }
+    this.#push(Buffer.from(text));
+  }
+
+  #push(batch: Buffer): void {
+    this.#queue.push(batch);
+    this.#queued += batch.length;
+  }
+
+  /** Writes the queue, oldest first; true once it is empty (all written, or stdout is gone). */
+  #drain(): boolean {
+    while (this.#queue.length > 0) {
+      let n: number;
       try {
-        rest = rest.subarray(writeSync(1, rest));
+        n = this.#queue.length === 1 ? writeSync(1, this.#queue[0]!) : writevSync(1, this.#queue.slice(0, IOV_MAX));
       } catch (err) {
-        if ((err as { code?: string }).code !== 'EAGAIN') return;
+        if ((err as { code?: string }).code === 'EAGAIN') return false;
+        // EPIPE, EBADF: nobody reads stdout any more, so nothing queued can be written
+        this.#queue = [];
+        this.#queued = 0;
+        return true;
+      }
+      if (n === 0) return false;
+      this.#queued -= n;
+      while (n > 0) {
+        const head = this.#queue[0]!;
+        if (head.length <= n) {
+          n -= head.length;
+          this.#queue.shift();
+        } else {
+          this.#queue[0] = head.subarray(n);
+          n = 0;
+        }
       }
     }
+    return true;
   }
 }
+
+/** Bytes queued while stdout is full before lines are dropped. */
+const MAX_QUEUED = 8 * 1024 * 1024;
+/** How long the exit flush waits on a full stdout. */
+const EXIT_WAIT_MS = 2_000;
+/** Buffers per writev (Linux's IOV_MAX). */
+const IOV_MAX = 1024;
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
 export type { Logger } from 'pino';
 

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createLogger, lazyChild, type Logger } from '../../src/observability/index.js';
 import { logLines } from '../helpers/log-lines.js';
 
@@ -67,4 +68,62 @@ t.test('a quiet process still writes its few lines within the flush interval, wi
   const line = JSON.parse(out.trim()) as { msg: string; time: string };
   t.equal(line.msg, 'one');
   t.match(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});
+
+/**
+ * A process logging through the default stdout, its stdout made non-blocking (as a log
+ * collector's pipe can be) and not read until the process reports its first timer turn.
+ */
+async function unreadStdout(script: string): Promise<{ turned: string; lines: Record<string, unknown>[] }> {
+  const logger = new URL('../../src/observability/logger.ts', import.meta.url).href;
+  const source = `import { createLogger } from ${JSON.stringify(logger)};
+    const log = createLogger({ level: 'info' });
+    const at = Date.now();
+    setTimeout(() => { process.stderr.write('turned ' + (Date.now() - at) + '\\n'); }, 20);
+    ${script}`;
+  const nonBlocking = 'import fcntl, os, sys\nfcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK)\nos.execv(sys.argv[1], sys.argv[1:])';
+  const child = spawn('python3', ['-c', nonBlocking, process.execPath, '--import', import.meta.resolve('tsx'), '--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pause();
+  const turned = await new Promise<string>((resolve) => {
+    const timer = setTimeout(() => resolve('no turn within 20 s'), 20_000);
+    child.stderr.on('data', (d: Buffer) => {
+      clearTimeout(timer);
+      resolve(d.toString());
+    });
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.resume();
+  await once(child, 'close');
+  return { turned, lines: out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+t.test('a stdout nobody reads does not stall the process, and its lines arrive in order once read', async (t) => {
+  // about 500 KB while nobody reads: far more than a pipe holds, well within what is kept
+  const { turned, lines } = await unreadStdout(`
+    for (let i = 0; i < 3000; i++) log.info({ i, pad: 'x'.repeat(100) }, 'line');
+    setTimeout(() => { for (let i = 3000; i < 3100; i++) log.info({ i }, 'line'); }, 400);
+    setTimeout(() => process.exit(0), 1200);`);
+  t.match(turned, /^turned \d+/, 'a timer fired while nobody read stdout');
+  t.ok(Number(/\d+/.exec(turned)?.[0]) < 1000, `the event loop was not held (${turned.trim()})`);
+  const numbers = lines.map((l) => l.i);
+  t.equal(numbers.length, 3100, 'no line lost');
+  t.same(numbers, Array.from({ length: 3100 }, (_, i) => i), 'in the order logged');
+});
+
+t.test('lines beyond what a full stdout can be owed are dropped and counted, not held without bound', async (t) => {
+  // about 13 MB while nobody reads: more than the 8 MB kept
+  const { turned, lines } = await unreadStdout(`
+    for (let i = 0; i < 60000; i++) log.info({ i, pad: 'x'.repeat(150) }, 'line');
+    setTimeout(() => log.info({ i: 60000 }, 'after'), 800);
+    setTimeout(() => process.exit(0), 1500);`);
+  t.match(turned, /^turned \d+/, 'a timer fired while nobody read stdout');
+  const logged = lines.filter((l) => typeof l.i === 'number').map((l) => l.i as number);
+  const notes = lines.filter((l) => l.msg === 'log lines dropped: stdout was full');
+  t.equal(notes.length, 1, 'one note of what was dropped');
+  t.equal(notes[0]?.level, 40, 'as a warning');
+  t.equal(logged.length + (notes[0]?.dropped as number), 60001, 'every line either written or counted as dropped');
+  t.ok(logged.length < 60001 && logged.length > 8 * 1024 * 1024 / 250, `what fitted was kept (${logged.length} lines written)`);
+  t.ok(logged.every((v, k) => k === 0 || v > logged[k - 1]!), 'what was written is in the order logged');
+  t.equal(logged.at(-1), 60000, 'logging goes on once stdout drains');
 });
