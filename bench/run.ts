@@ -8,6 +8,9 @@
  *    latency and the planning process's peak RSS, cold /tasks (a fresh process, its planning
  *    workers up, whose first request is the redemption) and warm /tasks, response sizes, and the
  *    ratios cold /tasks at 100k and 1M ÷ at 1k (redemption cost should follow the batch, not the table).
+ *    Plan tasks are signed, as replicas sharing planning.token-secret sign them (a cold redemption is
+ *    one on another replica, or after a restart); the same task unsigned, as a server without a
+ *    secret issues it, is redeemed too: it reads the snapshot's manifest list to check the task.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -55,17 +58,20 @@ console.log(`  peak RSS, planning process ${Math.max(...plan.map((s) => s.maxRss
 const tasksChild = path.resolve(import.meta.dirname, 'tasks-child.ts');
 const run = (args: string[]) =>
   JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', tasksChild, ...args], { encoding: 'utf8' }).trim().split('\n').pop()!) as Record<string, number>;
-const rows: { files: number; planMs: number; coldMs: number; warmMs: number; planBytes: number; tasksBytes: number; planTasks: number; rssMB: number }[] = [];
+const rows: { files: number; planMs: number; coldMs: number; warmMs: number; unsignedColdMs: number; planBytes: number; tasksBytes: number; planTasks: number; rssMB: number }[] = [];
 for (const manifests of [1, 10, 100, 1000]) {
   const t = ensureSyntheticTable({ manifests, entriesPerManifest: 1000, columns: 20 });
   const tokenFile = path.join(os.tmpdir(), `icefront-bench-${manifests}.token`);
   const plans: Record<string, number>[] = [];
   const redeems: Record<string, number>[] = [];
+  const unsigned: Record<string, number>[] = [];
   for (let i = 0; i < RUNS; i++) {
     plans.push(run(['plan', t.warehouse, t.namespace[0]!, t.name, tokenFile]));
     redeems.push(run(['tasks', t.warehouse, t.namespace[0]!, t.name, tokenFile]));
+    unsigned.push(run(['tasks', t.warehouse, t.namespace[0]!, t.name, `${tokenFile}.unsigned`]));
   }
   fs.rmSync(tokenFile, { force: true });
+  fs.rmSync(`${tokenFile}.unsigned`, { force: true });
   rows.push({
     files: manifests * 1000,
     planMs: median(plans.map((p) => p.planMs!)),
@@ -74,17 +80,19 @@ for (const manifests of [1, 10, 100, 1000]) {
     rssMB: Math.max(...plans.map((p) => p.maxRssMB!)),
     coldMs: median(redeems.map((r) => r.coldMs!)),
     warmMs: median(redeems.map((r) => r.warmMs!)),
+    unsignedColdMs: median(unsigned.map((r) => r.coldMs!)),
     tasksBytes: redeems[0]!.tasksBytes!,
   });
 }
-console.log(`scan planning (batch-size 100, max-response-bytes 1 MiB, cache-bytes 256 MiB, ${os.availableParallelism()} cores, medians of ${RUNS} fresh processes):`);
-console.log('  files    /plan ms  peak RSS MB  /plan KiB  plan tasks  cold /tasks ms  warm /tasks ms  /tasks KiB');
+console.log(`scan planning (batch-size 100, max-response-bytes 1 MiB, cache-bytes 256 MiB, token-secret set, ${os.availableParallelism()} cores, medians of ${RUNS} fresh processes):`);
+console.log('  files    /plan ms  peak RSS MB  /plan KiB  plan tasks  cold /tasks ms  warm /tasks ms  /tasks KiB  cold /tasks unsigned ms');
 for (const r of rows) {
   console.log(
-    `  ${String(r.files).padEnd(8)} ${r.planMs.toFixed(0).padStart(8)}  ${r.rssMB.toFixed(0).padStart(11)}  ${(r.planBytes / 1024).toFixed(0).padStart(9)}  ${String(r.planTasks).padStart(10)}  ${r.coldMs.toFixed(1).padStart(14)}  ${r.warmMs.toFixed(1).padStart(14)}  ${(r.tasksBytes / 1024).toFixed(0).padStart(10)}`,
+    `  ${String(r.files).padEnd(8)} ${r.planMs.toFixed(0).padStart(8)}  ${r.rssMB.toFixed(0).padStart(11)}  ${(r.planBytes / 1024).toFixed(0).padStart(9)}  ${String(r.planTasks).padStart(10)}  ${r.coldMs.toFixed(1).padStart(14)}  ${r.warmMs.toFixed(1).padStart(14)}  ${(r.tasksBytes / 1024).toFixed(0).padStart(10)}  ${r.unsignedColdMs.toFixed(1).padStart(23)}`,
   );
 }
 const over = (r: (typeof rows)[number]) => (r.planBytes > 1 << 20 || r.tasksBytes > 1 << 20 ? '  OVER max-response-bytes' : '');
 console.log(`  ratio cold /tasks 100k ÷ 1k: ${(rows[2]!.coldMs / rows[0]!.coldMs).toFixed(2)}   (target <= 1.5)`);
 console.log(`  ratio cold /tasks 1M ÷ 1k:   ${(rows[3]!.coldMs / rows[0]!.coldMs).toFixed(2)}   (target <= 1.5)${over(rows[3]!)}`);
+console.log(`  unsigned (no token-secret: the task is checked against the manifest list): 100k ÷ 1k ${(rows[2]!.unsignedColdMs / rows[0]!.unsignedColdMs).toFixed(2)}, 1M ÷ 1k ${(rows[3]!.unsignedColdMs / rows[0]!.unsignedColdMs).toFixed(2)}`);
 console.log(`  peak RSS planning 1M files:  ${rows[3]!.rssMB.toFixed(0)} MB   (target <= 600)`);

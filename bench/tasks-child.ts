@@ -1,18 +1,24 @@
 /**
  * One scan-planning measurement in a fresh process (run by bench/run.ts):
- *   tasks-child.ts plan WAREHOUSE NS TABLE OUT      → POST /plan (first request: cold); writes a plan task to OUT
- *   tasks-child.ts tasks WAREHOUSE NS TABLE TOKENFILE → POST /tasks cold (first request), then warm (again)
+ *   tasks-child.ts plan WAREHOUSE NS TABLE OUT        → POST /plan (first request: cold), signed as
+ *     replicas sign (planning.token-secret); writes the middle plan task to OUT, and to OUT.unsigned
+ *     the same task as a server without a secret issues it
+ *   tasks-child.ts tasks WAREHOUSE NS TABLE TOKENFILE → POST /tasks cold (first request), then warm
+ *     (again), with the secret, or without it when TOKENFILE ends in .unsigned
  * Prints one JSON line, with the process's peak RSS (its planning workers are threads of it).
  */
 import fs from 'node:fs';
 import { buildIcefront } from '../src/main.js';
 import type { Config } from '../src/config/index.js';
+import { decodePlanTask, encodePlanTask, tokenKey } from '../src/tokens/index.js';
 
 const [mode, warehouse, ns, table, file] = process.argv.slice(2) as [string, string, string, string, string];
+const SECRET = 'bench-replicas-share-this-secret';
+const signed = !file.endsWith('.unsigned');
 const config: Config = {
   source: '',
   server: { host: '127.0.0.1', port: 0, bodyLimit: 1 << 20 },
-  planning: { batchSize: 100, maxResponseBytes: 1 << 20, cacheBytes: Number(process.env.BENCH_CACHE_BYTES ?? 256 << 20) },
+  planning: { batchSize: 100, maxResponseBytes: 1 << 20, cacheBytes: Number(process.env.BENCH_CACHE_BYTES ?? 256 << 20), ...(signed && { tokenSecret: SECRET }) },
   catalogs: new Map([['bench', { type: 'filesystem', name: 'bench', warehouse, locations: [{ prefix: 's3://bench/warehouse', dir: warehouse }], planning: 'on' }]]),
   logLevel: 'silent',
 };
@@ -32,7 +38,11 @@ const timed = async (f: () => Promise<{ statusCode: number; body: string }>) => 
 if (mode === 'plan') {
   const plan = await timed(() => post(`${base}/plan`, '{}'));
   const tasks = (JSON.parse(plan.body) as { 'plan-tasks'?: string[] })['plan-tasks'] ?? [];
-  fs.writeFileSync(file, tasks[Math.floor(tasks.length / 2)] ?? '');
+  const task = tasks[Math.floor(tasks.length / 2)] ?? '';
+  fs.writeFileSync(file, task);
+  // what a server without the secret would have issued: the same ranges, format 1, no list entries
+  const { facts: _facts, ...plain } = decodePlanTask(task, tokenKey(config.planning))!;
+  fs.writeFileSync(`${file}.unsigned`, encodePlanTask(plain));
   console.log(JSON.stringify({ planMs: plan.ms, planBytes: plan.bytes, planTasks: tasks.length, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 } else {
   const token = JSON.stringify({ 'plan-task': fs.readFileSync(file, 'utf8') });

@@ -10,7 +10,7 @@ import {
   tokenKey,
   type PlanTask,
 } from '../../src/tokens/index.js';
-import { EXACT_LITERALS, KEY, OTHER_KEY, PLAN, TASK, URL_SAFE, copy, manifestPath, payloadOf, sealed } from './samples.js';
+import { EXACT_LITERALS, KEY, OTHER_KEY, PLAN, TASK, TASK_WITH_FACTS, URL_SAFE, copy, manifestPath, payloadOf, sealed } from './samples.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.';
 
@@ -229,6 +229,62 @@ t.test('with a key, a tampered task is rejected before it is inflated or parsed'
 
   t.ok(decodePlanTask(signed, KEY), 'control: the genuine task decodes');
   t.ok(calls.inflate > 0 && calls.parse > 0, 'control: the spies see decoding');
+});
+
+t.test('a signed task carries its manifests\' list entries (t2), 64-bit values exact; re-encoding gives the same string', async (t) => {
+  const token = encodePlanTask(TASK_WITH_FACTS, KEY);
+  t.ok(token.startsWith('t2.'), 'format 2');
+  const back = decodePlanTask(token, KEY);
+  t.same(back, TASK_WITH_FACTS);
+  t.same([...back!.facts!.manifests.values()], [...TASK_WITH_FACTS.facts!.manifests.values()], 'every list entry, bigints exact');
+  t.equal(back!.facts!.noDeletes, true);
+  t.equal(encodePlanTask(back!, KEY), token);
+  const withDeletes = decodePlanTask(encodePlanTask({ ...TASK_WITH_FACTS, facts: { ...TASK_WITH_FACTS.facts!, noDeletes: false } }, KEY));
+  t.equal(withDeletes?.facts, undefined, 'read without the key: no facts');
+  t.equal(decodePlanTask(encodePlanTask({ ...TASK_WITH_FACTS, facts: { ...TASK_WITH_FACTS.facts!, noDeletes: false } }, KEY), KEY)?.facts?.noDeletes, false);
+  t.comment(`3 manifests: ${encodePlanTask(TASK, KEY).length} chars without their list entries, ${token.length} with`);
+});
+
+t.test('a fanned-out batch carries the list entries of its own manifests only', async (t) => {
+  const [a, b, c] = TASK.ranges;
+  const fan: PlanTask = { ...TASK_WITH_FACTS, ranges: [a!], more: [[b!], [c!]] };
+  const back = decodePlanTask(encodePlanTask(fan, KEY), KEY)!;
+  t.same([...back.facts!.manifests.keys()], [a!.manifest, b!.manifest, c!.manifest], 'the task names all three');
+  const { more, ...own } = back;
+  const child = decodePlanTask(encodePlanTask({ ...own, ranges: more![0]! }, KEY), KEY)!;
+  t.same([...child.facts!.manifests.keys()], [b!.manifest], 'the batch handed out names only its own');
+});
+
+t.test('without a key, no list entries are written, and none written by anyone else are believed', async (t) => {
+  t.ok(encodePlanTask(TASK_WITH_FACTS).startsWith('t1.'), 'unsigned: format 1, as before');
+  t.equal(decodePlanTask(encodePlanTask(TASK_WITH_FACTS))?.facts, undefined);
+  // a t2 string anyone could have written: well-formed, accepted, its facts ignored
+  const forged = sealed('t2', payloadOf(encodePlanTask(TASK_WITH_FACTS, KEY)));
+  const read = decodePlanTask(forged);
+  t.ok(read, 'an unsigned t2 string is a well-formed task');
+  t.equal(read?.facts, undefined, 'whose facts a server without a key ignores');
+  t.equal(decodePlanTask(forged, KEY), undefined, 'and a server with a key refuses unsigned');
+});
+
+t.test('t2 payloads this server would not write are rejected', async (t) => {
+  const good = payloadOf(encodePlanTask(TASK_WITH_FACTS, KEY));
+  const edits: Record<string, (p: Record<string, any>) => unknown> = {
+    'no list entries': (p) => (delete p['f'], p),
+    'a manifest without its entry': (p) => (p['f'].pop(), p),
+    'an entry for a manifest no range names': (p) => (p['f'].push({ ...p['f'][0], m: manifestPath(9) }), p),
+    'one manifest twice': (p) => (p['f'][2] = p['f'][0], p),
+    'an unknown entry key': (p) => (p['f'][0].k = 1, p),
+    'an entry without its sequence number': (p) => (delete p['f'][0].s, p),
+    'a negative length': (p) => (p['f'][0].n = -1, p),
+    'a negative first row id': (p) => (p['f'][1].i = -1, p),
+    'a spec id beyond 32 bits': (p) => (p['f'][0].p = 2 ** 31, p),
+    'a snapshot id beyond 64 bits': (p) => (p['f'][0].a = 2n ** 63n, p),
+    'z false (absent is how false is written)': (p) => (p['z'] = false, p),
+    'z as a number': (p) => (p['z'] = 1, p),
+  };
+  for (const [name, edit] of Object.entries(edits)) t.equal(decodePlanTask(sealed('t2', edit(copy(good)), KEY), KEY), undefined, name);
+  t.equal(decodePlanTask(sealed('t1', good, KEY), KEY), undefined, 'a format 1 string with list entries');
+  t.ok(decodePlanTask(sealed('t2', copy(good), KEY), KEY)?.facts, 'control: the unedited payload is accepted with its facts');
 });
 
 t.test('encoding refuses a task it could not decode', async (t) => {

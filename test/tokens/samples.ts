@@ -68,6 +68,28 @@ export const TASK: PlanTask = {
   ],
 };
 
+/** TASK with what its plan knew of the manifest list: every manifest's list entry, no deletes. */
+export const TASK_WITH_FACTS: PlanTask = {
+  ...TASK,
+  facts: {
+    manifests: new Map(
+      TASK.ranges.map((r, i) => [
+        r.manifest,
+        {
+          path: r.manifest,
+          length: 9_007_199_254_740_993n + BigInt(i),
+          specId: i,
+          sequenceNumber: 2n ** 62n + BigInt(i),
+          minSequenceNumber: 3n,
+          addedSnapshotId: 9158179788527662767n - BigInt(i),
+          ...(i === 1 && { firstRowId: 2n ** 60n }),
+        },
+      ]),
+    ),
+    noDeletes: true,
+  },
+};
+
 /** The JSON payload inside a token (the segment after the kind, inflated). */
 export function payloadOf(token: string): Record<string, unknown> {
   const segment = token.split('.')[1]!;

@@ -99,23 +99,37 @@ export interface ManifestRange extends EntryRange {
   readonly manifest: string;
   /** Blocks known to cover the range (from the plan that issued it). */
   readonly index?: ManifestIndex;
+  /**
+   * Its manifest-list entry, when the caller vouches for it (a plan task whose MAC verified
+   * carries it): then the manifest list is not read to find it.
+   */
+  readonly listed?: ManifestFile;
+}
+
+export interface RangesOptions extends PlanOptions {
+  /** The caller vouches that no delete file of the snapshot applies (the plan found none). */
+  readonly noDeletes?: boolean;
 }
 
 /**
  * The tasks of some manifest ranges of the scan's snapshot (a plan-task redemption): reads only
  * those slices plus the snapshot's delete index. Undefined when a range names a manifest that is
- * not a data manifest this scan reads (a foreign or forged range).
+ * not a data manifest this scan reads (a foreign or forged range). Ranges that carry their list
+ * entry, with `noDeletes`, read no manifest list at all: the cost follows the ranges, not the
+ * table (issue #12 part 5).
  */
 export async function planRanges(
   metadata: TableMetadata,
   request: ScanRequest,
   ranges: readonly ManifestRange[],
-  options: PlanOptions,
+  options: RangesOptions,
 ): Promise<ScanPlan | undefined> {
   const ctx = new ScanContext(metadata, request, options);
+  if (options.noDeletes) ctx.assumeNoDeletes();
   const byPath = new Map<string, ManifestFile>();
   for (const r of ranges) {
-    const m = byPath.get(r.manifest) ?? (await ctx.dataManifest(r.manifest));
+    if (r.listed && (r.listed.path !== r.manifest || r.listed.content !== 0)) return undefined;
+    const m = r.listed ?? byPath.get(r.manifest) ?? (await ctx.dataManifest(r.manifest));
     if (!m) return undefined;
     byPath.set(r.manifest, m);
   }

@@ -185,6 +185,14 @@ export class ScanContext {
     return this.partitionMatches(entry) && (!this.filtered || this.metrics.mightMatch(entry.file));
   }
 
+  /**
+   * Takes the caller's word that no delete file of the snapshot applies to this scan (a signed
+   * plan task says its plan found none), so the manifest list is not read for delete manifests.
+   */
+  assumeNoDeletes(): void {
+    this.deletesMemo = Promise.resolve({ index: DeleteFileIndex.build([], this), equalityIds: [] });
+  }
+
   /** The live delete files of the snapshot that can apply to matching rows (built once per scan, or shared). */
   private deletes(): Promise<{ index: DeleteFileIndex; equalityIds: readonly number[] }> {
     this.deletesMemo ??= (async () => {

@@ -6,6 +6,7 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ManifestIndex } from '../../planner/index.js';
+import type { ListedManifest } from '../../tokens/index.js';
 
 /**
  * What cutting needs of one data manifest's share of a plan, in entry order: each kept task's
@@ -14,6 +15,8 @@ import type { ManifestIndex } from '../../planner/index.js';
  */
 export interface SizedManifest {
   readonly path: string;
+  /** Its manifest-list entry, as far as a plan task carries it. */
+  readonly listed: ListedManifest;
   /** Its place among the scan's data manifests (manifest-list order). */
   readonly ordinal: number;
   readonly index: ManifestIndex;

@@ -26,6 +26,7 @@ import {
   type ScanRequest,
 } from '../../planner/index.js';
 import type { FileIO } from '../../storage/index.js';
+import type { ListedManifest } from '../../tokens/index.js';
 import type { SizedManifest } from './batches.js';
 import { cachingManifestSource, type ManifestCaches } from './caching-source.js';
 
@@ -69,11 +70,19 @@ export interface WrittenTasks {
 export interface PlanEngine {
   /** Every kept task's size, per data manifest; with `minRows`, a prefix covering that many rows. */
   size(job: PlanJob, options?: { readonly minRows?: bigint; readonly share?: PlanShare }): Promise<SizedPlan>;
-  /** The tasks of `ranges` as JSON; undefined when a range is not one this scan's manifests hold. */
-  write(job: PlanJob, ranges: readonly ManifestRange[]): Promise<WrittenTasks | undefined>;
+  /**
+   * The tasks of `ranges` as JSON; undefined when a range is not one this scan's manifests hold.
+   * Ranges carrying their list entry, with `noDeletes`, are written without reading the list.
+   */
+  write(job: PlanJob, ranges: readonly ManifestRange[], options?: WriteOptions): Promise<WrittenTasks | undefined>;
   /** Settles when the engine can take work at once (its workers loaded); rejects if one failed to start. */
   ready(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface WriteOptions {
+  /** The caller vouches that no delete file of the snapshot applies (a signed plan task's word). */
+  readonly noDeletes?: boolean;
 }
 
 export interface LocalPlanEngineOptions {
@@ -125,14 +134,14 @@ export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngi
             bytes[i] = writer!.taskBytes(task);
             rows[i] = task.data.file.recordCount;
           });
-          return { path: manifest.path, ordinal, index, positions, bytes, rows };
+          return { path: manifest.path, listed: listedOf(manifest), ordinal, index, positions, bytes, rows };
         },
       );
       return { manifests, stats: { ...stats } };
     },
 
-    async write(job, ranges) {
-      const plan = await planRanges(job.table.metadata, job.request, ranges, planOptions(job));
+    async write(job, ranges, writeOptions = {}) {
+      const plan = await planRanges(job.table.metadata, job.request, ranges, { ...planOptions(job), ...(writeOptions.noDeletes && { noDeletes: true }) });
       if (!plan) return undefined;
       const json = new ScanTasksWriter(plan).write(plan.tasks);
       return {
@@ -145,6 +154,12 @@ export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngi
     ready: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
+}
+
+/** What a plan task carries of a manifest-list entry (tokens/plan-task.ts `f`). */
+function listedOf(m: ManifestFile): ListedManifest {
+  const { path, length, specId, sequenceNumber, minSequenceNumber, addedSnapshotId, firstRowId } = m;
+  return { path, length, specId, sequenceNumber, minSequenceNumber, addedSnapshotId, ...(firstRowId !== undefined && { firstRowId }) };
 }
 
 /** Which of `count` shares a manifest belongs to: a hash of its path, the same on every call. */

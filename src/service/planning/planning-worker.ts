@@ -141,7 +141,7 @@ async function run(job: Job): Promise<void> {
       for (const m of value.manifests) transfer.push(m.positions.buffer as ArrayBuffer, m.bytes.buffer as ArrayBuffer, m.rows.buffer as ArrayBuffer);
       done = { kind: 'done', id: job.id, value, contradictions };
     } else {
-      done = { kind: 'done', id: job.id, value: (await engine.write(planJob, job.ranges)) ?? null, contradictions };
+      done = { kind: 'done', id: job.id, value: (await engine.write(planJob, job.ranges, { ...(job.noDeletes && { noDeletes: true }) })) ?? null, contradictions };
     }
   } catch (err) {
     done = { kind: 'done', id: job.id, error: errorToWire(err), contradictions };

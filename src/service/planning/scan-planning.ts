@@ -19,6 +19,7 @@ import {
   NO_SNAPSHOT,
   planRefOf,
   planTaskMatches,
+  type ListFacts,
   type ManifestRange,
   type PlanRef,
   type TableBinding,
@@ -98,7 +99,10 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       throw fail('INTERNAL', `The first batch of a plan of ${[...table.identifier.namespace, table.identifier.name].join('.')} did not read back as planned`);
     const inline = tasksJson(written);
     const budget = options.maxResponseBytes - (written ? written.fileScanTasks.length + (written.deleteFiles?.length ?? 0) : 2) - ENVELOPE_BYTES;
-    const planTasks = await fitPlanTasks(ref, rest.map((b) => b.ranges), budget, key);
+    // What the plan knew of the manifest list, for tasks a MAC vouches for (plan-task.ts `f`, `z`)
+    const facts: ListFacts | undefined =
+      key === undefined ? undefined : { manifests: new Map(sized.manifests.map((m) => [m.path, m.listed] as const)), noDeletes: sized.stats.deleteFilesIndexed === 0 };
+    const planTasks = await fitPlanTasks({ ...ref, ...(facts && { facts }) }, rest.map((b) => b.ranges), budget, key);
     onOutcome?.({ snapshotId: ref.snapshotId, files: first!.count, planTasks: planTasks.length, tasks: sized.stats.dataFilesKept, plannedBy: 'icefront', pruning: pruningOf(sized.stats) });
     return { inline, planTasks };
   }
@@ -150,19 +154,25 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       if (!task || !planTaskMatches(task, binding(prefix, loaded))) throw noSuchPlanTask();
       const table = await withPinnedSnapshot(catalog, id, loaded, task.snapshotId);
       const request = pinnedRequest(table, task, 'NO_SUCH_PLAN_TASK');
-      // A range's block hint lets the reader fetch only those bytes (Gravitino design §8.5).
-      const ranges = task.ranges.map((r) => ({
-        manifest: r.manifest,
-        start: r.start,
-        end: r.end,
-        ...(r.offset !== undefined &&
-          r.first !== undefined && {
-            index: { blocks: [{ offset: r.offset, byteLength: r.length!, firstEntry: r.first, entryCount: r.end - r.first, ...(r.nextRowId !== undefined && { nextRowId: r.nextRowId }) }] },
-          }),
-      }));
+      // A range's block hint lets the reader fetch only those bytes (Gravitino design §8.5); its
+      // manifest's list entry, carried by a task whose MAC verified, spares reading the list.
+      const facts = task.facts;
+      const ranges = task.ranges.map((r) => {
+        const listed = facts?.manifests.get(r.manifest);
+        return {
+          manifest: r.manifest,
+          start: r.start,
+          end: r.end,
+          ...(r.offset !== undefined &&
+            r.first !== undefined && {
+              index: { blocks: [{ offset: r.offset, byteLength: r.length!, firstEntry: r.first, entryCount: r.end - r.first, ...(r.nextRowId !== undefined && { nextRowId: r.nextRowId }) }] },
+            }),
+          ...(listed && { listed: { ...listed, content: 0 as const } }),
+        };
+      });
       let written: WrittenTasks | undefined;
       try {
-        written = await engine.write(jobOf(prefix, table, request), ranges);
+        written = await engine.write(jobOf(prefix, table, request), ranges, { ...(facts?.noDeletes && { noDeletes: true }) });
       } catch (err) {
         // A hint that does not land on a block (only an unsigned, edited string can carry one) is not the table's fault.
         if (!isIcefrontError(err, 'INVALID_METADATA') || !ranges.some((r) => 'index' in r)) throw err;
@@ -170,7 +180,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       }
       if (!written) throw noSuchPlanTask();
       // A fan-out task hands its further batches out as plan tasks of their own.
-      const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...planRefOf(task), ranges: batch }, key));
+      const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...planRefOf(task), ranges: batch, ...(facts && { facts }) }, key));
       onOutcome?.({ snapshotId: task.snapshotId, files: written.count, planTasks: fanned.length });
       return { ...tasksJson(written), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
     },
@@ -189,7 +199,12 @@ function tasksJson(written: WrittenTasks | undefined): Pick<FetchScanTasksResult
 const ENVELOPE_BYTES = 1024;
 
 /** The plan-task strings for `batches` within `budget` bytes of response (fit-strings.ts). */
-function fitPlanTasks(ref: PlanRef, batches: readonly (readonly ManifestRange[])[], budget: number, key: Buffer | undefined): Promise<string[]> {
+function fitPlanTasks(
+  ref: PlanRef & { readonly facts?: ListFacts },
+  batches: readonly (readonly ManifestRange[])[],
+  budget: number,
+  key: Buffer | undefined,
+): Promise<string[]> {
   return fitStrings(batches, budget, (ranges, more) => encodePlanTask({ ...ref, ranges, ...(more.length > 0 && { more }) }, key));
 }
 

@@ -287,9 +287,9 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       return { manifests, stats: mergeShareStats(shares.map((s) => s.stats)) };
     },
 
-    async write(job, ranges: readonly ManifestRange[]) {
+    async write(job, ranges: readonly ManifestRange[], writeOptions = {}) {
       const slot = ranges.length > 0 ? shareOf(ranges[0]!.manifest, count) : 0;
-      const value = await run<WrittenTasks | null>(slot, job, { op: 'write', ranges });
+      const value = await run<WrittenTasks | null>(slot, job, { op: 'write', ranges, ...(writeOptions.noDeletes && { noDeletes: true }) });
       return value ?? undefined;
     },
 

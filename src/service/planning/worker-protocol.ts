@@ -37,6 +37,7 @@ export interface SizeJob extends JobBase {
 export interface WriteJob extends JobBase {
   readonly op: 'write';
   readonly ranges: readonly ManifestRange[];
+  readonly noDeletes?: boolean;
 }
 
 export type Job = SizeJob | WriteJob;

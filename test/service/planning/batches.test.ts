@@ -36,6 +36,7 @@ const manifestArb = fc
 function sized(parts: { blocks: Block[]; positions: number[]; bytes: number[] }[]): SizedManifest[] {
   return parts.map((p, k) => ({
     path: `s3://bucket/warehouse/db/t/metadata/m${k}.avro`,
+    listed: { path: `s3://bucket/warehouse/db/t/metadata/m${k}.avro`, length: 1000n, specId: 0, sequenceNumber: 1n, minSequenceNumber: 1n, addedSnapshotId: 1n },
     ordinal: k,
     index: { blocks: p.blocks },
     positions: Int32Array.from(p.positions),

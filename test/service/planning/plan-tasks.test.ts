@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { deflateRawSync as zlibDeflate, inflateRawSync as zlibInflate } from 'node:zlib';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../../helpers/real-fixtures.js';
 import { validateAgainst } from '../../helpers/openapi.js';
-import { appWith, copyDemoTable, demoCatalog, metric, parse, planAndRedeem, post, type ScanTasks } from './helpers.js';
+import { appWith, copyDemoTable, demoCatalog, keysOf, metric, parse, planAndRedeem, post, type ScanTasks } from './helpers.js';
 
 const DEMO = (ns: string, table: string) => `/v1/demo/namespaces/${ns}/tables/${table}`;
 
@@ -25,6 +25,11 @@ async function checkBatching(t: Test, catalogs: Parameters<typeof appWith>[0], b
     t.ok(got.plan['file-scan-tasks'].length <= size, `batch-size ${size}: at most ${size} tasks inline`);
     if (expected.length > size) t.ok((got.plan['plan-tasks'] ?? []).length > 0, `batch-size ${size}: plan tasks issued`);
   }
+  // signed tasks carry their manifests' list entries and whether deletes apply (plan-task.ts t2)
+  const signed = appWith(catalogs, { batchSize: 1, tokenSecret: 'a-secret-shared-by-all-replicas' });
+  const got = await planAndRedeem(signed, base, request);
+  await signed.close();
+  t.same([...got.keys].sort(), expected, 'signed, batch-size 1: inline + redeemed tasks = the plan, each once');
 }
 
 t.test('batched plans: inline tasks plus every redeemed plan task equal the whole plan, each task once', async (t) => {
@@ -192,6 +197,33 @@ t.test('with HMAC on, a tampered plan task is rejected before any manifest is re
   }
   t.equal(await reads(), before, 'no manifest list or manifest was read for the forged strings');
   t.equal((await post(app, `${base}/tasks`, { 'plan-task': task })).statusCode, 200, 'the genuine task still works');
+});
+
+t.test('with a key, a server that never saw the plan redeems its tasks without the manifest list unless deletes apply, and they are the plan', async (t) => {
+  const planning = { batchSize: 1, tokenSecret: 'a-secret-shared-by-all-replicas' };
+  for (const [table, deletes] of [['orders', false], ['returns', true]] as const) {
+    const base = DEMO('sales', table);
+    const reference = appWith([demoCatalog()], { batchSize: 0 });
+    const planner = appWith([demoCatalog()], planning);
+    const cold = appWith([demoCatalog()], planning);
+    t.teardown(() => Promise.all([reference.close(), planner.close(), cold.close()]));
+    const whole = parse((await post(reference, `${base}/plan`, {})).body);
+    t.equal(whole['file-scan-tasks'].some((task) => (task['delete-file-references'] ?? []).length > 0), deletes, `sales.${table}: ${deletes ? 'deletes apply' : 'no deletes'}`);
+    const plan = parse((await post(planner, `${base}/plan`, {})).body);
+    const keys = keysOf(plan);
+    const queue = [...plan['plan-tasks']!];
+    t.ok(queue.length >= 2 && queue.every((task) => task.startsWith('t2.')), `sales.${table}: ${queue.length} signed plan tasks carrying list entries`);
+    while (queue.length > 0) {
+      const res = await post(cold, `${base}/tasks`, { 'plan-task': queue.shift()! });
+      t.equal(res.statusCode, 200);
+      const body = parse(res.body);
+      keys.push(...keysOf(body));
+      queue.push(...(body['plan-tasks'] ?? []));
+    }
+    t.same(keys.sort(), keysOf(whole).sort(), `sales.${table}: inline + redeemed on the cold server = the whole plan, each task once`);
+    const listReads = metric((await cold.inject({ url: '/metrics' })).body, 'icefront_cache_misses_total{cache="manifest-lists"}');
+    t.equal(listReads, deletes ? 1 : 0, `sales.${table}: the cold server read the manifest list ${deletes ? 'once, for the delete index' : 'not at all'}`);
+  }
 });
 
 t.test('64 concurrent /tasks for the batches of one plan at a cold server decode each manifest once', async (t) => {
