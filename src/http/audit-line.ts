@@ -7,7 +7,7 @@
  * access line does: no header, credential, plan id or plan-task string is ever among them.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../observability/index.js';
+import { LineFields, writeLine, type Logger } from '../observability/index.js';
 import { accessOf } from './access.js';
 import { accessLineFields } from './access-line.js';
 import type { RequestOutcome } from './request-outcome.js';
@@ -90,21 +90,23 @@ export function writeAuditLine(audit: Logger, operation: string, specPath: strin
   const upstream = accessLineFields(request)?.upstream === true;
   const bytes = responseBytes(reply);
   const tables = operation === 'commit-transaction' ? committedTables(request) : undefined;
-  // built by assignment in the line's fixed order: spreads of optional parts gave every line a
-  // shape of its own, which made pino's walk over it a measurable share of a load-table (issue #12)
-  const line: Record<string, unknown> = { reqId: request.id, operation };
-  if (principal !== undefined) line.principal = principal;
+  // written as text in the line's fixed order (logger.ts writeLine): pino's walk over the line's
+  // object was a measurable share of a warm load-table (issue #12 profile)
   const where = whereOf(specPath, request);
-  if (where.catalog !== undefined) line.catalog = where.catalog;
-  if (where.namespace !== undefined) line.namespace = where.namespace;
-  if (where.table !== undefined) line.table = where.table;
-  if (tables) line.tables = tables;
-  if (outcome?.snapshotId !== undefined) line.snapshot = String(outcome.snapshotId);
-  line.status = reply.statusCode;
-  if (outcome?.files !== undefined) line.files = outcome.files;
-  if (outcome?.planTasks !== undefined) line.planTasks = outcome.planTasks;
-  if (bytes !== undefined) line.bytes = bytes;
-  if (upstream) line.upstream = true;
-  line.durationMs = Math.round(reply.elapsedTime * 1000) / 1000;
-  audit.info(line, 'audit');
+  const line = new LineFields()
+    .add('reqId', request.id)
+    .add('operation', operation)
+    .add('principal', principal)
+    .add('catalog', where.catalog)
+    .add('namespace', where.namespace)
+    .add('table', where.table)
+    .add('tables', tables)
+    .add('snapshot', outcome?.snapshotId === undefined ? undefined : String(outcome.snapshotId))
+    .add('status', reply.statusCode)
+    .add('files', outcome?.files)
+    .add('planTasks', outcome?.planTasks)
+    .add('bytes', bytes)
+    .add('upstream', upstream ? true : undefined)
+    .add('durationMs', Math.round(reply.elapsedTime * 1000) / 1000);
+  writeLine(audit, 'info', line, 'audit');
 }

@@ -3,7 +3,19 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
-import { createLogger, lazyChild, TRACING_OFF, upstreamObserver, type Activity, type Logger, type Metrics, type Tracing, type UpstreamObserver } from '../observability/index.js';
+import {
+  createLogger,
+  lazyChild,
+  LineFields,
+  TRACING_OFF,
+  upstreamObserver,
+  writeLine,
+  type Activity,
+  type Logger,
+  type Metrics,
+  type Tracing,
+  type UpstreamObserver,
+} from '../observability/index.js';
 import { holdService, PLANNING_ENDPOINTS, type Readiness, type Service, type ServiceHolder } from '../service/index.js';
 import { accessLineFields } from './access-line.js';
 import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
@@ -283,9 +295,10 @@ function dispatcher(
  * (plan ids replaced, loggedUrl), client address, status and duration. It is built here from
  * those values alone, so it goes through a child without redaction: pino's wildcard redaction
  * clones every object of every line, and two redacted lines per request were the largest share
- * of the front door's time after the proxying itself (issue #12 profile). Errors keep the
- * request's own logger (its bindings, and redaction). The "incoming request" line is written
- * only at `debug` (for requests that never complete).
+ * of the front door's time after the proxying itself (issue #12 profile); it is written as text
+ * (logger.ts writeLine), not walked by pino. Errors keep the request's own logger (its bindings,
+ * and redaction). The "incoming request" line is written only at `debug` (for requests that
+ * never complete).
  */
 class RequestLines extends LogController {
   readonly #access: Logger;
@@ -308,10 +321,11 @@ class RequestLines extends LogController {
       return;
     }
     if (!this.#access.isLevelEnabled('info')) return;
-    this.#access.info(
-      { reqId: request.id, ...accessLineFields(request), req, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
-      'request completed',
-    );
+    const fields = new LineFields().add('reqId', request.id);
+    const bound = accessLineFields(request);
+    if (bound) for (const key in bound) fields.add(key, bound[key]);
+    fields.raw(`,"req":${JSON.stringify(req)},"res":{"statusCode":${reply.statusCode}}`).add('responseTime', reply.elapsedTime);
+    writeLine(this.#access, 'info', fields, 'request completed');
   }
 }
 

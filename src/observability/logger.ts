@@ -171,6 +171,41 @@ const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
 export type { Logger } from 'pino';
 
+/**
+ * A line's own fields as JSON object members, each led by a comma, in the order given; a field
+ * whose value is undefined is left out, as pino leaves it out.
+ */
+export class LineFields {
+  text = '';
+
+  /** `key` is a plain identifier written by Icefront's code (it is not escaped). */
+  add(key: string, value: unknown): this {
+    if (value !== undefined) this.text += `,"${key}":${JSON.stringify(value)}`;
+    return this;
+  }
+
+  /** Members already written as JSON (`,"k":v…`). */
+  raw(members: string): this {
+    this.text += members;
+    return this;
+  }
+}
+
+/**
+ * Writes one line through `logger` the way pino writes it — level, time, the logger's bindings,
+ * then `fields`, then msg — for the per-request access and audit lines: pino's walk over a line's
+ * object, every nested value through JSON.stringify, was their largest cost, and most of the
+ * Icefront share of a door request or a warm load-table (issue #12 profile). Only for loggers
+ * without redaction, formatters or hooks (the access and audit children); the caller checks the
+ * level.
+ */
+export function writeLine(logger: Logger, level: 'info', fields: LineFields, msg: string): void {
+  const own = logger as unknown as Record<symbol, unknown>;
+  const time = (own[pino.symbols.timeSym] as () => string)();
+  const bindings = own[pino.symbols.chindingsSym] as string;
+  (own[pino.symbols.streamSym] as DestinationStream).write(`{"level":${logger.levels.values[level]}${time}${bindings}${fields.text},"msg":${JSON.stringify(msg)}}\n`);
+}
+
 const LEVEL_METHODS = new Set<PropertyKey>(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 /** What a child answers like its parent: its level is the parent's (no `level` option is passed). */
 const LEVEL_READS = new Set<PropertyKey>(['level', 'levelVal', 'levels', 'isLevelEnabled']);

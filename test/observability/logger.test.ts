@@ -1,7 +1,8 @@
 import t from 'tap';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createLogger, lazyChild, type Logger } from '../../src/observability/index.js';
+import { Writable } from 'node:stream';
+import { createLogger, lazyChild, LineFields, writeLine, type Logger } from '../../src/observability/index.js';
 import { logLines } from '../helpers/log-lines.js';
 
 /** The parent's `child` counted: the point of lazyChild is that most requests never call it. */
@@ -126,4 +127,39 @@ t.test('lines beyond what a full stdout can be owed are dropped and counted, not
   t.ok(logged.length < 60001 && logged.length > 8 * 1024 * 1024 / 250, `what fitted was kept (${logged.length} lines written)`);
   t.ok(logged.every((v, k) => k === 0 || v > logged[k - 1]!), 'what was written is in the order logged');
   t.equal(logged.at(-1), 60000, 'logging goes on once stdout drains');
+});
+
+t.test('a line written as text (writeLine) is byte for byte the line pino writes for the same record', async (t) => {
+  const raw: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      raw.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const child = createLogger({ level: 'info', destination }).child({ name: 'icefront.audit' }, { redact: [] });
+  const record = {
+    reqId: 'r-"quoted"\\ and \u0001 control',
+    catalog: 'lakehouse ☃',
+    namespace: ['a.b', 'Ünïcødé 表', ''],
+    skipped: undefined,
+    req: { method: 'GET', url: '/v1/x?y=%2F', remoteAddress: undefined },
+    tables: [{ namespace: ['n'], name: 't' }],
+    status: 200,
+    upstream: true,
+    durationMs: 0.125,
+  };
+  const fields = new LineFields();
+  for (const [key, value] of Object.entries(record)) fields.add(key, value);
+  // both in one millisecond, or the times differ: retried until they are
+  for (let tries = 0; tries < 100; tries++) {
+    raw.length = 0;
+    child.info(record, 'audit "line"');
+    writeLine(child, 'info', fields, 'audit "line"');
+    await new Promise((resolve) => setImmediate(resolve));
+    if (raw.length === 2 && raw[0]!.slice(0, 48) === raw[1]!.slice(0, 48)) break;
+  }
+  t.equal(raw.length, 2);
+  t.equal(raw[1], raw[0], 'the same bytes');
+  t.match(JSON.parse(raw[1]!), { level: 30, service: 'icefront', name: 'icefront.audit', reqId: record.reqId, msg: 'audit "line"' });
 });
