@@ -33,11 +33,14 @@ export interface LoggerOptions {
 const BUFFER_CHARS = 8 * 1024;
 const FLUSH_MS = 250;
 
+/** The bindings of every line Icefront writes. */
+const BASE = { service: 'icefront' };
+
 export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
       level: options.level,
-      base: { service: 'icefront' },
+      base: BASE,
       redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
       timestamp: isoTimeByMillisecond,
     },
@@ -119,7 +122,8 @@ class LineBatch implements DestinationStream {
       return;
     }
     if (this.#dropped > 0) {
-      const note = `{"level":40,"time":"${new Date().toISOString()}","service":"icefront","dropped":${this.#dropped},"msg":"log lines dropped: stdout was full"}\n`;
+      // written here, below the loggers, in the form they write (level warn, their time and base)
+      const note = `{"level":40${isoTimeByMillisecond()},${JSON.stringify(BASE).slice(1, -1)},"dropped":${this.#dropped},"msg":"log lines dropped: stdout was full"}\n`;
       this.#dropped = 0;
       this.#push(Buffer.from(note));
     }

@@ -105,8 +105,9 @@ t.test('a stdout nobody reads does not stall the process, and its lines arrive i
     for (let i = 0; i < 3000; i++) log.info({ i, pad: 'x'.repeat(100) }, 'line');
     setTimeout(() => { for (let i = 3000; i < 3100; i++) log.info({ i }, 'line'); }, 400);
     setTimeout(() => process.exit(0), 1200);`);
+  // the parent reads nothing until the child's timer has fired: had a write waited on the full
+  // pipe, that timer never would have (no timing is asserted, only that it fired)
   t.match(turned, /^turned \d+/, 'a timer fired while nobody read stdout');
-  t.ok(Number(/\d+/.exec(turned)?.[0]) < 1000, `the event loop was not held (${turned.trim()})`);
   const numbers = lines.map((l) => l.i);
   t.equal(numbers.length, 3100, 'no line lost');
   t.same(numbers, Array.from({ length: 3100 }, (_, i) => i), 'in the order logged');
