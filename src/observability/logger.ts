@@ -86,6 +86,7 @@ class LineBatch implements DestinationStream {
   #queue: Buffer[] = [];
   #queued = 0;
   #dropped = 0;
+  #retry: NodeJS.Timeout | undefined;
 
   constructor() {
     process.once('exit', () => this.flushSync());
@@ -100,7 +101,14 @@ class LineBatch implements DestinationStream {
 
   flush(): void {
     this.#enqueue(MAX_QUEUED);
-    this.#drain();
+    // a full pipe: tried again soon, not only at the next batch or interval (an idle process
+    // would otherwise drain its backlog one pipe's worth per FLUSH_MS)
+    if (!this.#drain() && this.#retry === undefined) {
+      this.#retry = setTimeout(() => {
+        this.#retry = undefined;
+        this.flush();
+      }, RETRY_MS).unref();
+    }
   }
 
   /** At exit, with no event loop left: everything, waiting briefly on a full pipe (bounded). */
@@ -167,6 +175,8 @@ class LineBatch implements DestinationStream {
 
 /** Bytes queued while stdout is full before lines are dropped. */
 const MAX_QUEUED = 8 * 1024 * 1024;
+/** How soon a write a full pipe refused is tried again. */
+const RETRY_MS = 5;
 /** How long the exit flush waits on a full stdout. */
 const EXIT_WAIT_MS = 2_000;
 /** Buffers per writev (Linux's IOV_MAX). */
