@@ -58,6 +58,20 @@ export function jsonLength(value: unknown): number {
 // what JSON.stringify escapes: quote, backslash, control characters, and (lone) surrogates
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+// Member names repeat (the same dozen in every task of a plan): their written length is
+// remembered rather than scanned again, up to a bound that arbitrary keys cannot outgrow.
+const keyLengths = new Map<string, number>();
+const MAX_KEY_LENGTHS = 4096;
+
+function keyLength(key: string): number {
+  let n = keyLengths.get(key);
+  if (n === undefined) {
+    n = NEEDS_ESCAPE.test(key) ? JSON.stringify(key).length : key.length + 2;
+    if (keyLengths.size < MAX_KEY_LENGTHS) keyLengths.set(key, n);
+  }
+  return n;
+}
+
 function lengthOf(value: unknown): number | undefined {
   switch (typeof value) {
     case 'string':
@@ -83,7 +97,7 @@ function lengthOf(value: unknown): number | undefined {
       for (const key of Object.keys(value)) {
         const v = lengthOf((value as Record<string, unknown>)[key]);
         if (v === undefined) continue;
-        n += (NEEDS_ESCAPE.test(key) ? JSON.stringify(key).length : key.length + 2) + 1 + v;
+        n += keyLength(key) + 1 + v;
         members++;
       }
       return n + (members > 0 ? members : 1);

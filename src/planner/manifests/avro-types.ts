@@ -47,8 +47,79 @@ function bigIntToVarint(value: bigint): Buffer {
   return Buffer.from(bytes);
 }
 
+/** avsc's read cursor, as its types' `_read(tap)` see it. */
+interface Tap {
+  buf: Buffer;
+  pos: number;
+}
+
+/** The bytes ran out inside a value: avsc's convention is a position past the end. */
+function truncated(tap: Tap): undefined {
+  tap.pos = tap.buf.length + 1;
+  return undefined;
+}
+
+// The last wide long read: snapshot ids fill all 64 bits and repeat entry after entry.
+let lastHigh = -1;
+let lastLow = -1;
+let lastWide = 0n;
+
+/** A zig-zag long of 8 to 10 bytes from its low 49 bits and the (at most 15) bits above them. */
+function wideLong(high: number, low: number): bigint {
+  if (high === lastHigh && low === lastLow) return lastWide;
+  // (z >> 1) = high·2^48 + ⌊low/2⌋, below 2^63; an odd z is negative: -(z >> 1) - 1
+  const half = (BigInt(high) << 48n) + BigInt(Math.floor(low / 2));
+  lastWide = low % 2 === 0 ? half : -half - 1n;
+  lastHigh = high;
+  lastLow = low;
+  return lastWide;
+}
+
+/**
+ * One Avro `long` (spec "Binary Encoding": a zig-zag varint) as a bigint, read where it lies
+ * under avsc's `_read(tap)` contract. avsc's own `noUnpack` path makes a Buffer view of every long
+ * and a wide one then took a dozen intermediate bigints: together half of what decoding a
+ * manifest entry allocated (issue #12 part 3, measured with V8's sampling heap profiler).
+ */
+function readBigLong(tap: Tap): bigint | undefined {
+  const { buf } = tap;
+  const start = tap.pos;
+  let pos = start;
+  let low = 0;
+  let mul = 1;
+  // up to 7 bytes (49 bits) the value is exact in a double
+  for (let i = 0; i < 7; i += 1) {
+    if (pos >= buf.length) return truncated(tap);
+    const b = buf[pos++]!;
+    low += (b & 0x7f) * mul;
+    if ((b & 0x80) === 0) {
+      tap.pos = pos;
+      return BigInt(low % 2 === 0 ? low / 2 : -(low + 1) / 2);
+    }
+    mul *= 128;
+  }
+  let high = 0;
+  mul = 1;
+  for (let i = 7; i < 10; i += 1) {
+    if (pos >= buf.length) return truncated(tap);
+    const b = buf[pos++]!;
+    high += (b & 0x7f) * mul;
+    if ((b & 0x80) === 0) {
+      tap.pos = pos;
+      // a tenth byte above 1 overflows 64 bits: the general path wraps it as before
+      return high < 0x8000 ? wideLong(high, low) : varintToBigInt(buf.subarray(start, pos));
+    }
+    mul *= 128;
+  }
+  // longer than any long: read to its last byte, as avsc's skipLong does
+  while (pos < buf.length && buf[pos]! & 0x80) pos += 1;
+  if (pos >= buf.length) return truncated(tap);
+  tap.pos = pos + 1;
+  return varintToBigInt(buf.subarray(start, tap.pos));
+}
+
 /** Avro `long` as bigint; `noUnpack` hands over the raw varint, avoiding avsc's 8-byte unpacking. */
-const BIGINT_LONG = avro.types.LongType.__with(
+const FROZEN_BIGINT_LONG = avro.types.LongType.__with(
   {
     fromBuffer: varintToBigInt,
     toBuffer: (n: bigint | number) => bigIntToVarint(BigInt(n)),
@@ -59,6 +130,8 @@ const BIGINT_LONG = avro.types.LongType.__with(
   },
   true,
 );
+/** The same type reading in place (avsc freezes the one it makes). */
+const BIGINT_LONG = Object.assign(Object.create(FROZEN_BIGINT_LONG) as typeof FROZEN_BIGINT_LONG, { _read: readBigLong });
 
 /** Fresh options for every forSchema call (avsc keeps named types in `registry`). */
 export function avroOptions(): Record<string, unknown> {
