@@ -15,6 +15,7 @@ import { parseJson } from '../iceberg/index.js';
 import { bindRequestLog } from './access-line.js';
 import { assertJsonDepth } from './read-body.js';
 import { decodeNamespacePath, decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
+import { requestSlot } from './request-slot.js';
 import type { HttpMethod, SpecPath } from './spec-paths.js';
 import { transactionTables } from './transaction-tables.js';
 
@@ -118,7 +119,7 @@ export function authorizesBody(endpoint: string): boolean {
   return kind === 'body' || kind === 'sign';
 }
 
-const decisions = new WeakMap<object, RequestAccess>();
+const decisions = requestSlot<RequestAccess>('icefront.access');
 
 /** The decision made for this request; undefined when authentication is off (or the route is open). */
 export function accessOf(request: FastifyRequest): RequestAccess | undefined {

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { fail } from '../errors/index.js';
+import { requestSlot } from './request-slot.js';
 
 /** A request body as UTF-8 text, refused with 413 past `limit` bytes (before reading it all). */
 export function readBody(payload: Readable, limit: number): Promise<string> {
@@ -43,7 +44,7 @@ export function assertJsonDepth(text: string): void {
   }
 }
 
-const rawBodies = new WeakMap<object, string>();
+const rawBodies = requestSlot<string>('icefront.rawBody');
 
 /** Keeps the text of a body Icefront read, for a request that may still be forwarded. */
 export function rememberRawBody(request: object, body: string): void {

@@ -5,10 +5,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { ScanOutcome } from '../service/index.js';
+import { requestSlot } from './request-slot.js';
 
 export type RequestOutcome = Partial<ScanOutcome>;
 
-const outcomes = new WeakMap<IncomingMessage, RequestOutcome>();
+const outcomes = requestSlot<RequestOutcome>('icefront.outcome');
 
 export function noteOutcome(request: IncomingMessage, outcome: RequestOutcome): void {
   outcomes.set(request, outcome);

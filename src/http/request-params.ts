@@ -32,11 +32,26 @@ export function loggedUrl(url: string): string {
 
 /** Raw values of a spec template's `{name}` placeholders, matched segment by segment. */
 export function rawPathParams(specPath: string, url: string): Record<string, string> {
-  const template = templateOf(specPath);
-  const actual = rawPath(url).split('/');
-  if (template.segments !== actual.length) throw fail('BAD_REQUEST', 'Malformed request path');
+  const { segments, placeholders } = templateOf(specPath);
+  const path = rawPath(url);
   const params: Record<string, string> = {};
-  for (const [i, name] of template.placeholders) params[name] = actual[i]!;
+  // segment by segment, slicing only the placeholders' (a split made every segment a string)
+  let next = 0;
+  let segment = 0;
+  let start = 0;
+  for (;;) {
+    const slash = path.indexOf('/', start);
+    const end = slash === -1 ? path.length : slash;
+    const at = placeholders[next];
+    if (at !== undefined && at[0] === segment) {
+      params[at[1]] = path.slice(start, end);
+      next++;
+    }
+    segment++;
+    if (slash === -1) break;
+    start = slash + 1;
+  }
+  if (segment !== segments) throw fail('BAD_REQUEST', 'Malformed request path');
   return params;
 }
 
@@ -77,6 +92,8 @@ const ENCODED_SEPARATOR = new RegExp(NAMESPACE_SEPARATOR, 'i');
 // REST spec parameters.namespace: levels separated by the advertised separator (%1F).
 export function decodeNamespacePath(raw: string): Namespace {
   if (raw === '') return [];
+  // one level, nothing encoded: most namespaces (no separator, no escape, no `+`)
+  if (raw.indexOf('%') === -1 && raw.indexOf('+') === -1) return [raw];
   return raw.split(ENCODED_SEPARATOR).map((level) => decodeSegment(level, 'INVALID_NAMESPACE', 'namespace'));
 }
 

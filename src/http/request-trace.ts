@@ -5,13 +5,13 @@
  * calls, planning and reads below it become its children. With tracing off nothing is recorded,
  * but a caller's trace context is still made active for the upstream calls to carry on.
  */
-import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SpanKind, SpanStatusCode, trace, traceContext, type TraceContext, type Tracing } from '../observability/index.js';
 import { accessLineFields } from './access-line.js';
 import { loggedUrl, rawPath } from './request-params.js';
+import { requestSlot } from './request-slot.js';
 
-const contexts = new WeakMap<IncomingMessage, TraceContext>();
+const contexts = requestSlot<TraceContext>('icefront.trace');
 
 /** Starts the request's span (onRequest); `route` is the matched spec path template. */
 export function startRequestSpan(tracing: Tracing, request: FastifyRequest, reply: FastifyReply, route: string | undefined): void {

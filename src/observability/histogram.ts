@@ -60,8 +60,14 @@ export class LabelledHistogram<L extends string> {
   readonly type = 'histogram' as const;
   readonly aggregator = 'sum' as const;
   readonly #bounds: readonly number[];
-  /** By the label values joined with NUL: the series of each label set seen. */
-  readonly #series = new Map<string, Series>();
+  /** The series of each label set seen, in the order first seen. */
+  readonly #series: Series[] = [];
+  /**
+   * The same series by label value, one level per label: a request's lookup walks maps keyed by
+   * strings it already holds, instead of joining them into a key that must be hashed afresh
+   * (issue #12 profile of a warm load-table).
+   */
+  #tree = new Map<string, unknown>();
 
   constructor(
     readonly name: string,
@@ -80,25 +86,33 @@ export class LabelledHistogram<L extends string> {
   /** The series of these label values (in `labelNames` order), made on first use and kept. */
   labels(...values: readonly string[]): HistogramChild {
     if (values.length !== this.labelNames.length) throw new Error(`${this.name}: ${this.labelNames.length} label values expected, ${values.length} given`);
-    const key = values.join('\0');
-    let series = this.#series.get(key);
+    let level = this.#tree;
+    const last = values.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = level.get(values[i]!) as Map<string, unknown> | undefined;
+      if (next === undefined) level.set(values[i]!, (next = new Map()));
+      level = next;
+    }
+    let series = level.get(values[last]!) as Series | undefined;
     if (!series) {
       const labels: Record<string, string> = {};
       this.labelNames.forEach((name, i) => (labels[name] = values[i]!));
-      this.#series.set(key, (series = new Series(labels, this.#bounds)));
+      level.set(values[last]!, (series = new Series(labels, this.#bounds)));
+      this.#series.push(series);
     }
     return series;
   }
 
   reset(): void {
-    this.#series.clear();
+    this.#series.length = 0;
+    this.#tree = new Map();
   }
 
   /** What prom-client's Histogram exports: per series its cumulative buckets, +Inf, sum and count. */
   async getForPromString(): Promise<Exported> {
     const values: Value[] = [];
     const bucket = `${this.name}_bucket`;
-    for (const s of this.#series.values()) {
+    for (const s of this.#series) {
       // a series is exported from its first observation (as prom-client's), not from labels()
       if (s.count === 0) continue;
       let cumulative = 0;

@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createProxyServer } from 'http-proxy-3';
 import { fail, genericErrorType, type IcefrontError } from '../../errors/index.js';
 import { toErrorModel } from '../error-response.js';
+import { requestSlot } from '../request-slot.js';
 
 export interface PassThroughTarget {
   /** The full upstream URL: rewritten path plus the client's raw query. */
@@ -47,11 +48,11 @@ export function createPassThrough(): PassThrough {
   // its credentials, elsewhere) is a 502; an error that is not JSON (a stack trace, S3's XML) is
   // wrapped in an ErrorModel with the upstream's status. Ending the response here stops the pipe.
   // Set-Cookie never passes: Icefront's callers hold no session with its upstreams.
-  const observed = new WeakMap<IncomingMessage, { readonly started: number; readonly observe: NonNullable<PassThroughTarget['observe']> }>();
+  const observed = requestSlot<{ readonly started: number; readonly observe: NonNullable<PassThroughTarget['observe']> } | undefined>('icefront.upstreamObserved');
   const observeOnce = (req: IncomingMessage, outcome: number | string) => {
     const o = observed.get(req);
     if (o === undefined) return;
-    observed.delete(req);
+    observed.set(req, undefined);
     o.observe(outcome, (performance.now() - o.started) / 1000);
   };
   proxy.on('proxyRes', (proxyRes, req, res) => {
@@ -74,8 +75,8 @@ export function createPassThrough(): PassThrough {
   });
   // An idle upstream socket (no head, or a body that stalls) fails with a timeout error the
   // error callback can tell from a reset (http-proxy's own proxyTimeout reports a hang-up).
-  const timeouts = new WeakMap<IncomingMessage, number>();
-  const upstreamRequests = new WeakMap<IncomingMessage, http.ClientRequest>();
+  const timeouts = requestSlot<number>('icefront.upstreamTimeout');
+  const upstreamRequests = requestSlot<http.ClientRequest>('icefront.upstreamRequest');
   proxy.on('proxyReq', (proxyReq, req) => {
     upstreamRequests.set(req, proxyReq);
     const ms = timeouts.get(req);
