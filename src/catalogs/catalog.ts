@@ -35,6 +35,12 @@ export interface Catalog {
    * current metadata as of now, never a resolution a catalog reuses for a while (refresh-ms).
    */
   loadTable(identifier: TableIdentifier, options?: { readonly fresh?: boolean }): Promise<LoadedTable>;
+  /**
+   * What `loadTable(identifier)` would answer now without reading anything, when the catalog holds
+   * a resolution it still reuses (refresh-ms); undefined otherwise. Lets a warm load-table be
+   * answered without waiting a turn (issue #12 part 2). Identifiers are checked by the caller.
+   */
+  loadedTable?(identifier: TableIdentifier): LoadedTable | undefined;
   /** Whether this catalog serves the scan-planning endpoints. */
   readonly planning: boolean;
   /** Where its tables live, for operators (a filesystem catalog's warehouse folder). */

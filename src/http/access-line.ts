@@ -3,11 +3,11 @@
  * it went upstream), recorded where the request's logger is bound, so the one line per request
  * (server.ts RequestLines) carries them without reading pino's bindings back.
  */
-import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { lazyChild, type Logger } from '../observability/index.js';
+import { requestSlot } from './request-slot.js';
 
-const fields = new WeakMap<IncomingMessage, Readonly<Record<string, unknown>>>();
+const fields = requestSlot<Readonly<Record<string, unknown>>>('icefront.accessLine');
 
 /**
  * Binds `bindings` to the request's logger (and its reply's) and to its access line. The child
@@ -15,10 +15,12 @@ const fields = new WeakMap<IncomingMessage, Readonly<Record<string, unknown>>>()
  * the access line.
  */
 export function bindRequestLog(request: FastifyRequest, reply: FastifyReply | undefined, bindings: Readonly<Record<string, unknown>>): void {
-  const lazy = lazyChild(request.log as Logger, { ...bindings });
+  // `bindings` is the caller's own record, never changed after (no copy made of it per request)
+  const lazy = lazyChild(request.log as Logger, bindings);
   request.log = lazy;
   if (reply) reply.log = lazy;
-  fields.set(request.raw, { ...fields.get(request.raw), ...bindings });
+  const earlier = fields.get(request.raw);
+  fields.set(request.raw, earlier ? { ...earlier, ...bindings } : bindings);
 }
 
 /** The fields bound so far for the request's access line. */

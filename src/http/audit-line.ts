@@ -84,6 +84,17 @@ function committedTables(request: FastifyRequest): { namespace: string[]; name: 
   }
 }
 
+// The last snapshot id written: a table's warm loads name the same one, line after line.
+let lastSnapshot: bigint | undefined;
+let lastSnapshotText = '';
+function snapshotText(id: bigint): string {
+  if (id !== lastSnapshot) {
+    lastSnapshot = id;
+    lastSnapshotText = String(id);
+  }
+  return lastSnapshotText;
+}
+
 export function writeAuditLine(audit: Logger, operation: string, specPath: string, request: FastifyRequest, reply: FastifyReply, outcome: RequestOutcome | undefined): void {
   if (!audit.isLevelEnabled('info')) return;
   const principal = accessOf(request)?.principal.name;
@@ -94,19 +105,19 @@ export function writeAuditLine(audit: Logger, operation: string, specPath: strin
   // object was a measurable share of a warm load-table (issue #12 profile)
   const where = whereOf(specPath, request);
   const line = new LineFields()
-    .add('reqId', request.id)
-    .add('operation', operation)
-    .add('principal', principal)
-    .add('catalog', where.catalog)
-    .add('namespace', where.namespace)
-    .add('table', where.table)
+    .str('reqId', request.id)
+    .str('operation', operation)
+    .str('principal', principal)
+    .str('catalog', where.catalog)
+    .str('namespace', where.namespace)
+    .str('table', where.table)
     .add('tables', tables)
-    .add('snapshot', outcome?.snapshotId === undefined ? undefined : String(outcome.snapshotId))
-    .add('status', reply.statusCode)
-    .add('files', outcome?.files)
-    .add('planTasks', outcome?.planTasks)
-    .add('bytes', bytes)
+    .str('snapshot', outcome?.snapshotId === undefined ? undefined : snapshotText(outcome.snapshotId))
+    .num('status', reply.statusCode)
+    .num('files', outcome?.files)
+    .num('planTasks', outcome?.planTasks)
+    .num('bytes', bytes)
     .add('upstream', upstream ? true : undefined)
-    .add('durationMs', Math.round(reply.elapsedTime * 1000) / 1000);
+    .num('durationMs', Math.round(reply.elapsedTime * 1000) / 1000);
   writeLine(audit, 'info', line, 'audit');
 }

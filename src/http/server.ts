@@ -5,6 +5,7 @@ import { fail } from '../errors/index.js';
 import { parseJson } from '../iceberg/index.js';
 import {
   createLogger,
+  jsonString,
   lazyChild,
   LineFields,
   TRACING_OFF,
@@ -32,6 +33,7 @@ import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, servedMethod, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 import { tokenRoute } from './token-route.js';
 import { inRequestContext, startRequestSpan } from './request-trace.js';
+import { requestSlot } from './request-slot.js';
 import { auditLogger } from './audit-line.js';
 import { responseRecorder } from './request-record.js';
 import { statusPageRoute } from './ui/status-page.js';
@@ -105,7 +107,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const activity = options.activity;
   const paths = [...SPEC_PATHS, HEALTH, ...(readiness ? [READY] : []), ...(metrics ? [METRICS] : []), ...(activity ? [STATUS_PAGE] : [])];
   const services = 'enter' in options.service ? options.service : holdService(options.service);
-  const started = new WeakMap<IncomingMessage, Service>();
+  const started = requestSlot<Service>('icefront.service');
   /** The service this request started with (a reload swaps it for later requests only). */
   const serviceOf = (request: FastifyRequest): Service => started.get(request.raw) ?? services.current();
   const specByRoute = new Map(paths.map((spec) => [toRouterPath(spec.path), spec]));
@@ -315,16 +317,25 @@ class RequestLines extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const req = { method: request.method, url: loggedUrl(request.raw.url ?? '/'), remoteAddress: request.ip };
+    const url = loggedUrl(request.raw.url ?? '/');
+    const remoteAddress = request.ip as string | undefined;
     if (error) {
-      reply.log.error({ req, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime, err: error }, 'request errored');
+      reply.log.error({ req: { method: request.method, url, remoteAddress }, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime, err: error }, 'request errored');
       return;
     }
     if (!this.#access.isLevelEnabled('info')) return;
-    const fields = new LineFields().add('reqId', request.id);
+    const fields = new LineFields().str('reqId', request.id);
     const bound = accessLineFields(request);
-    if (bound) for (const key in bound) fields.add(key, bound[key]);
-    fields.raw(`,"req":${JSON.stringify(req)},"res":{"statusCode":${reply.statusCode}}`).add('responseTime', reply.elapsedTime);
+    if (bound) {
+      for (const key in bound) {
+        const value = bound[key];
+        if (typeof value === 'string') fields.str(key, value);
+        else fields.add(key, value);
+      }
+    }
+    // the members JSON.stringify would write for { method, url, remoteAddress } (an undefined one left out)
+    const address = remoteAddress === undefined ? '' : `,"remoteAddress":${jsonString(remoteAddress)}`;
+    fields.raw(`,"req":{"method":${jsonString(request.method)},"url":${jsonString(url)}${address}},"res":{"statusCode":${reply.statusCode}}`).num('responseTime', reply.elapsedTime);
     writeLine(this.#access, 'info', fields, 'request completed');
   }
 }

@@ -1,4 +1,4 @@
-export { createLogger, lazyChild, LineFields, REDACT_PATHS, writeLine, type Logger, type LoggerOptions } from './logger.js';
+export { createLogger, jsonString, lazyChild, LineFields, REDACT_PATHS, writeLine, type Logger, type LoggerOptions } from './logger.js';
 export {
   createMetrics,
   type CacheMetrics,

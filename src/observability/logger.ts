@@ -198,11 +198,38 @@ export class LineFields {
     return this;
   }
 
+  /** A string member (or a list of strings), as JSON.stringify writes it. */
+  str(key: string, value: string | readonly string[] | undefined): this {
+    if (value !== undefined) this.text += `,"${key}":${typeof value === 'string' ? jsonString(value) : `[${value.map(jsonString).join(',')}]`}`;
+    return this;
+  }
+
+  /** A number member, as JSON.stringify writes it (`null` when not finite), without calling it. */
+  num(key: string, value: number | undefined): this {
+    if (value !== undefined) this.text += `,"${key}":${Number.isFinite(value) ? value : 'null'}`;
+    return this;
+  }
+
   /** Members already written as JSON (`,"k":v…`). */
   raw(members: string): this {
     this.text += members;
     return this;
   }
+}
+
+/**
+ * A string as JSON.stringify writes it. Names, ids and numbers-as-text in a line are short and
+ * plain: they are quoted here after one scan, and only a string that needs an escape (a quote,
+ * a backslash, a control character, a surrogate) goes to JSON.stringify, whose fixed cost per call
+ * was most of an audit line's (issue #12 profile, perf).
+ */
+export function jsonString(s: string): string {
+  if (s.length > 64) return JSON.stringify(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s);
+  }
+  return `"${s}"`;
 }
 
 /**

@@ -68,6 +68,11 @@ export interface Service {
   listTables(prefix: string, namespace: Namespace, page: PageRequest, keep?: (table: TableIdentifier) => boolean): Promise<ListTablesResponse>;
   /** `snapshots` is the raw query value: absent, `all` or `refs`. */
   loadTable(prefix: string, identifier: TableIdentifier, snapshots: string | undefined): Promise<LoadTableResponse>;
+  /**
+   * The answer `loadTable` would give, when it is at hand without waiting (the catalog still reuses
+   * its resolution and the answer was made from it); undefined otherwise, and for every failure.
+   */
+  loadedTable?(prefix: string, identifier: TableIdentifier, snapshots: string | undefined): LoadTableResponse | undefined;
   /** REST planTableScan: plans synchronously; `completed` with the first batch inline and plan tasks for the rest. */
   planTableScan(prefix: string, identifier: TableIdentifier, body: unknown, caller?: CallerContext): Promise<PlanTableScanResult>;
   /** REST fetchPlanningResult: the plan a plan id pins, planned again (any replica can answer). */
@@ -198,6 +203,13 @@ export function createService(options: ServiceOptions): Service {
         identifiers: items.map((t) => ({ namespace: [...t.namespace], name: t.name })),
         ...(nextPageToken ? { 'next-page-token': nextPageToken } : {}),
       };
+    },
+
+    loadedTable(prefix, identifier, snapshots) {
+      const catalog = catalogs.get(prefix);
+      if (!catalog?.loadedTable || (snapshots !== undefined && snapshots !== 'all' && snapshots !== 'refs')) return undefined;
+      const table = catalog.loadedTable(identifier);
+      return table && byLoaded.get(table)?.get(`${prefix}\0${snapshotsMode(snapshots)}`);
     },
 
     async loadTable(prefix, identifier, snapshots) {

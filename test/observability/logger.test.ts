@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import t from 'tap';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
-import { createLogger, lazyChild, LineFields, writeLine, type Logger } from '../../src/observability/index.js';
+import { createLogger, jsonString, lazyChild, LineFields, writeLine, type Logger } from '../../src/observability/index.js';
 import { logLines } from '../helpers/log-lines.js';
 
 /** The parent's `child` counted: the point of lazyChild is that most requests never call it. */
@@ -162,8 +163,13 @@ t.test('a line written as text (writeLine) is byte for byte the line pino writes
     upstream: true,
     durationMs: 0.125,
   };
+  // each value through the member writer the access and audit lines use for its type
   const fields = new LineFields();
-  for (const [key, value] of Object.entries(record)) fields.add(key, value);
+  for (const [key, value] of Object.entries(record)) {
+    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) fields.str(key, value as string | string[]);
+    else if (typeof value === 'number') fields.num(key, value);
+    else fields.add(key, value);
+  }
   // both in one millisecond, or the times differ: retried until they are
   for (let tries = 0; tries < 100; tries++) {
     raw.length = 0;
@@ -175,4 +181,17 @@ t.test('a line written as text (writeLine) is byte for byte the line pino writes
   t.equal(raw.length, 2);
   t.equal(raw[1], raw[0], 'the same bytes');
   t.match(JSON.parse(raw[1]!), { level: 30, service: 'icefront', name: 'icefront.audit', reqId: record.reqId, msg: 'audit "line"' });
+});
+
+t.test('strings and numbers written without JSON.stringify are written as it writes them', async (t) => {
+  // escapes, controls, lone and paired surrogates, and lengths on both sides of the scanned limit
+  const text = fc.oneof(fc.string({ maxLength: 80, unit: 'binary' }), fc.string({ maxLength: 80, unit: 'grapheme' }), fc.string({ minLength: 60, maxLength: 70 }));
+  fc.assert(fc.property(text, (s) => jsonString(s) === JSON.stringify(s)), { numRuns: 5000 });
+  for (const s of ['', '"', '\\', '\u0000', '\u001f', '\ud800', '\udfff', 'x\ud83d\ude00', 'plain']) t.equal(jsonString(s), JSON.stringify(s), JSON.stringify(s));
+  const numbers = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(-0, NaN, Infinity, -Infinity, 1e21, 5e-324));
+  fc.assert(
+    fc.property(numbers, (n) => new LineFields().num('n', n).text === `,"n":${JSON.stringify(n)}`),
+    { numRuns: 5000 },
+  );
+  t.equal(new LineFields().str('a', ['x', 'y"']).num('b', undefined).str('c', undefined).text, ',"a":["x","y\\""]');
 });

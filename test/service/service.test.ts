@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { Catalog } from '../../src/catalogs/index.js';
+import { createFilesystemCatalog, type Catalog } from '../../src/catalogs/index.js';
 import { isIcefrontError } from '../../src/errors/index.js';
 import { createService, READ_ENDPOINTS, type Service } from '../../src/service/index.js';
 import { validateAgainst } from '../helpers/openapi.js';
@@ -98,6 +98,22 @@ t.test('service over a temp warehouse', { skip }, async (t) => {
     for (const bad of ['ALL', 'none', '', 'refs,all']) {
       t.equal(await errorCode(() => single.loadTable('awk', id, bad)), 'BAD_REQUEST', `snapshots=${JSON.stringify(bad)}`);
     }
+  });
+
+  t.test('a warm load-table is at hand without waiting, the same answer loadTable gives, per snapshots mode', async (t) => {
+    const id = { namespace: ['sp ace', 'ü ni%code'], name: 't +plus' };
+    // a catalog that reuses its resolutions (refresh-ms), as configured catalogs do by default
+    const fresh = createService({ catalogs: new Map([['awk', createFilesystemCatalog({ ...wh.config, refreshMs: 60_000 })]]) });
+    t.equal(fresh.loadedTable?.('awk', id, undefined), undefined, 'nothing before a first load');
+    const all = await fresh.loadTable('awk', id, undefined);
+    t.equal(fresh.loadedTable?.('awk', id, undefined), all, 'the answer loadTable gave');
+    t.equal(fresh.loadedTable?.('awk', id, 'all'), all, 'absent means all');
+    t.equal(fresh.loadedTable?.('awk', id, 'refs'), undefined, 'refs not made yet');
+    const refs = await fresh.loadTable('awk', id, 'refs');
+    t.equal(fresh.loadedTable?.('awk', id, 'refs'), refs);
+    for (const bad of ['ALL', '', 'refs,all']) t.equal(fresh.loadedTable?.('awk', id, bad), undefined, `snapshots=${JSON.stringify(bad)} is left to loadTable's 400`);
+    t.equal(fresh.loadedTable?.('nope', id, undefined), undefined, 'an unknown prefix is left to loadTable');
+    t.equal(fresh.loadedTable?.('awk', { ...id, name: 'missing' }, undefined), undefined);
   });
 
   t.test('a missing namespace or table is reported by its Iceberg code', async (t) => {

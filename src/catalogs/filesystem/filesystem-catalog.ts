@@ -41,7 +41,7 @@ class FilesystemCatalog implements Catalog {
   private readonly reader: MetadataReader;
   private readonly refreshMs: number;
   /** The last resolution of each table, and when it started: reused for `refreshMs`, shared while it runs. */
-  private readonly resolved = new LRUCache<string, { readonly at: number; readonly table: Promise<LoadedTable> }>({ max: MAX_RESOLVED_TABLES });
+  private readonly resolved = new LRUCache<string, Resolution>({ max: MAX_RESOLVED_TABLES });
 
   constructor(
     config: FilesystemCatalogConfig,
@@ -85,16 +85,26 @@ class FilesystemCatalog implements Catalog {
   async loadTable(identifier: TableIdentifier, options: { readonly fresh?: boolean } = {}): Promise<LoadedTable> {
     checkIdentifier(identifier);
     if (this.refreshMs === 0) return this.resolve(identifier);
-    const key = JSON.stringify([identifier.namespace, identifier.name]);
+    const key = resolutionKey(identifier);
     const now = Date.now();
     const held = this.resolved.get(key);
     if (held && now - held.at < this.refreshMs && !options.fresh) return held.table;
-    const entry = { at: now, table: this.resolve(identifier) };
+    const entry: Resolution = { at: now, table: this.resolve(identifier) };
     this.resolved.set(key, entry);
-    entry.table.catch(() => {
-      if (this.resolved.peek(key) === entry) this.resolved.delete(key);
-    });
+    entry.table.then(
+      (table) => void (entry.settled = table),
+      () => {
+        if (this.resolved.peek(key) === entry) this.resolved.delete(key);
+      },
+    );
     return entry.table;
+  }
+
+  loadedTable(identifier: TableIdentifier): LoadedTable | undefined {
+    // a name loadTable refuses is never held; checked first all the same, as the key relies on it
+    if (this.refreshMs === 0 || !isSafeIdentifier(identifier)) return undefined;
+    const held = this.resolved.get(resolutionKey(identifier));
+    return held?.settled !== undefined && Date.now() - held.at < this.refreshMs ? held.settled : undefined;
   }
 
   private async resolve(identifier: TableIdentifier): Promise<LoadedTable> {
@@ -136,6 +146,27 @@ class FilesystemCatalog implements Catalog {
  * What clients see as the metadata file: `<location>/metadata/<file>` (engines expect the file under
  * the table location; the table's FileIO maps it back here), or a file:// URL when no location is recorded.
  */
+/** The resolution cache key: levels and name joined by NUL, which checkIdentifier refuses inside any of them. */
+function resolutionKey(identifier: TableIdentifier): string {
+  return [...identifier.namespace, identifier.name].join('\0');
+}
+
+function isSafeIdentifier(identifier: TableIdentifier): boolean {
+  try {
+    checkIdentifier(identifier);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Resolution {
+  readonly at: number;
+  readonly table: Promise<LoadedTable>;
+  /** The table, once `table` has resolved. */
+  settled?: LoadedTable;
+}
+
 function metadataLocation(metadata: TableMetadata, localFile: string, file: string): string {
   const location = metadata.location.replace(/\/+$/, '');
   return location === '' ? pathToFileURL(localFile).href : `${location}/metadata/${file}`;

@@ -267,6 +267,30 @@ t.test('refresh-ms: a commit (a new metadata file) is seen by the first load aft
   t.equal((await catalog.loadTable({ namespace: ['db'], name: 't' })).metadata.properties['tag'], 'two');
 });
 
+t.test('refresh-ms: what a load would answer is at hand without waiting only while the resolution is reused', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('one') });
+  const { catalog, counts } = countingCatalog(warehouse, 80);
+  const id = { namespace: ['db'], name: 't' };
+  t.equal(catalog.loadedTable?.(id), undefined, 'nothing before a first load');
+  const pending = catalog.loadTable(id);
+  t.equal(catalog.loadedTable?.(id), undefined, 'nothing while it runs');
+  const first = await pending;
+  const reads = counts.reads;
+  t.equal(catalog.loadedTable?.(id), first, 'the same table a load answers');
+  t.equal(counts.reads, reads, 'read nothing');
+  t.equal(catalog.loadedTable?.({ namespace: ['db'], name: 'other' }), undefined, 'another table is not it');
+  t.equal(catalog.loadedTable?.({ namespace: ['db\0t'], name: '' }), undefined, 'a name loads refuse is never held');
+  writeFiles(warehouse, { 'db/t/metadata/v2.metadata.json': meta('two') });
+  await new Promise((r) => setTimeout(r, 150));
+  t.equal(catalog.loadedTable?.(id), undefined, 'past refresh-ms: to be loaded again');
+  t.equal((await catalog.loadTable(id)).metadata.properties['tag'], 'two');
+  t.equal(catalog.loadedTable?.(id)?.metadata.properties['tag'], 'two', 'then the new commit');
+  const never = countingCatalog(warehouse, 0).catalog;
+  await never.loadTable(id);
+  t.equal(never.loadedTable?.(id), undefined, 'refresh-ms 0: every load resolves again');
+});
+
 t.test('refresh-ms: a failed load is never reused, so a table that appears is found at once', async (t) => {
   const { warehouse } = tempWarehouse(t);
   writeFiles(warehouse, { 'db/other/metadata/v1.metadata.json': meta('x') });
