@@ -30,13 +30,14 @@ export interface WorkerPlanEngineOptions {
 }
 
 /**
- * `planning.workers` when unset: a worker per core but one, at least one and at most four. The
- * core left over is the door's: measured on 2 cores (bench/stall.ts, two runs), one worker kept
- * the p99 of /healthz during a cold 100,000-file plan at 19 ms (worst 38), two at 22–54 ms
- * (worst 40–66) for a plan 1.05–1.37× faster than on the event loop.
+ * `planning.workers` when unset: a worker per core, at least one and at most four. Measured on
+ * 2 cores (bench/stall.ts, servers warmed by a plan of another table of the same size, four runs
+ * of three): two workers planned a cold 100,000-file table 1.13–1.69× faster than the event loop,
+ * one worker 1.02–1.08×, and the /healthz p99 during the plan was 6.5–15.5 ms with two, 8.7–20 ms
+ * with one. Leaving a core to the door did not pay: workers run below the main thread's priority.
  */
 export function defaultPlanningWorkers(cores = os.availableParallelism()): number {
-  return Math.max(1, Math.min(4, cores - 1));
+  return Math.max(1, Math.min(4, cores));
 }
 
 type JobBody = Omit<Job, 'id' | 'ref'>;
