@@ -2,7 +2,7 @@ import { bindRequestLog } from './access-line.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Namespace } from '../catalogs/index.js';
 import type { UpstreamObserver } from '../observability/index.js';
-import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type Service } from '../service/index.js';
+import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type LoadTableResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
 import { ifNoneMatchHits } from './conditional.js';
 import { sendJson } from './reply.js';
@@ -22,7 +22,8 @@ export interface RouteContext {
   readonly upstreams?: UpstreamObserver;
 }
 
-export type RouteHandler = (ctx: RouteContext) => Promise<FastifyReply>;
+/** A route's answer; a handler that answers in the request's own turn returns the reply itself. */
+export type RouteHandler = (ctx: RouteContext) => Promise<FastifyReply> | FastifyReply;
 
 /** Decoded path parameters of a catalog route, bound to the request's logger as they are read. */
 export interface CatalogPath {
@@ -53,6 +54,15 @@ export function callerOf(ctx: RouteContext): CallerContext {
     ...(typeof delegation === 'string' && { accessDelegation: delegation }),
     onOutcome: (outcome) => noteOutcome(raw, outcome),
   };
+}
+
+/** A loaded table's answer: its ETag, then 304 when If-None-Match still matches it, else the body. */
+function answerLoadTable(ctx: RouteContext, loaded: LoadTableResponse): FastifyReply {
+  const current = (loaded.result.metadata as Readonly<Record<string, unknown>>)['current-snapshot-id'];
+  if (typeof current === 'bigint' || (typeof current === 'number' && current >= 0)) noteOutcome(ctx.request.raw, { snapshotId: BigInt(current) });
+  ctx.reply.header('etag', loaded.etag);
+  if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();
+  return ctx.reply.code(200).type('application/json').send(loaded.body);
 }
 
 /** The `{plan-id}` path segment, decoded as Java's RESTUtil.decodeString does (wire-format §3). */
@@ -127,17 +137,13 @@ export function catalogRoutes(service: Service, tokenEndpoint?: string): Readonl
     [
       // REST spec loadTable: ETag on 200; If-None-Match that still matches → 304 without a body.
       ENDPOINTS.loadTable,
-      async (ctx) => {
+      (ctx) => {
         const { prefix, namespace, table } = readCatalogPath(ctx);
         const snapshots = queryParam(ctx.request.query, 'snapshots');
         const id = { namespace, name: table };
-        // warm: answered from memory in this turn (issue #12 part 2), else loaded
-        const loaded = service.loadedTable?.(prefix, id, snapshots) ?? (await service.loadTable(prefix, id, snapshots));
-        const current = (loaded.result.metadata as Readonly<Record<string, unknown>>)['current-snapshot-id'];
-        if (typeof current === 'bigint' || (typeof current === 'number' && current >= 0)) noteOutcome(ctx.request.raw, { snapshotId: BigInt(current) });
-        ctx.reply.header('etag', loaded.etag);
-        if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();
-        return ctx.reply.code(200).type('application/json').send(loaded.body);
+        // warm: answered from memory in the request's own turn (issue #12 part 2), else loaded
+        const warm = service.loadedTable?.(prefix, id, snapshots);
+        return warm ? answerLoadTable(ctx, warm) : service.loadTable(prefix, id, snapshots).then((loaded) => answerLoadTable(ctx, loaded));
       },
     ],
     [

@@ -267,8 +267,14 @@ function dispatcher(
 ) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
-  return (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => inRequestContext(request, () => handle(request, reply));
-  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  // the handler key of each method, made once rather than per request
+  const keys = new Map(ALL_METHODS.map((m) => [m, `${m} ${spec.path}`] as const));
+  return (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined => {
+    const result = inRequestContext(request, () => handle(request, reply));
+    // answered in this turn (a warm load-table): nothing to hand back, fastify would send it again
+    return result === reply ? undefined : (result as Promise<FastifyReply>);
+  };
+  function handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | FastifyReply {
     const method = servedMethod(spec, request.method) as HttpMethod;
     const [service, { handlers }] = generationOf(request);
     const decided = accessOf(request);
@@ -276,11 +282,14 @@ function dispatcher(
     // what only the body names is authorized now that the body is read
     if (access && decided?.writesOf) authorizeBody(access, request, spec.path);
     const upstream = spec.path.includes('{prefix}') ? upstreamPrefixOf(request.raw.url ?? '/', service) : undefined;
-    const handler = handlers.get(`${method} ${spec.path}`);
+    const key = keys.get(method) ?? `${method} ${spec.path}`;
+    const handler = handlers.get(key);
     if (upstream !== undefined && spec.methods.includes(method)) {
       // Icefront plans for upstreams that cannot; everything else goes to the upstream.
-      const local = PLANNING.has(`${method} ${spec.path}`) && (await service.federation.servesPlanning(upstream, callerOf(ctx).authorization));
-      if (!local || !handler) return forwardToUpstream(ctx, upstream, service, passThrough, tracing);
+      if (!handler || !PLANNING.has(key)) return forwardToUpstream(ctx, upstream, service, passThrough, tracing);
+      return service.federation
+        .servesPlanning(upstream, callerOf(ctx).authorization)
+        .then((local) => (local ? handler(ctx) : forwardToUpstream(ctx, upstream, service, passThrough, tracing)));
     }
     if (handler) return handler(ctx);
     if (spec.methods.includes(method)) {
