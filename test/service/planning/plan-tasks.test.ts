@@ -4,6 +4,7 @@ import t, { type Test } from 'tap';
 import { deflateRawSync as zlibDeflate, inflateRawSync as zlibInflate } from 'node:zlib';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../../helpers/real-fixtures.js';
 import { validateAgainst } from '../../helpers/openapi.js';
+import { defaultPlanningWorkers } from '../../../src/service/index.js';
 import { appWith, copyDemoTable, demoCatalog, keysOf, metric, parse, planAndRedeem, post, type ScanTasks } from './helpers.js';
 
 const DEMO = (ns: string, table: string) => `/v1/demo/namespaces/${ns}/tables/${table}`;
@@ -201,6 +202,7 @@ t.test('with HMAC on, a tampered plan task is rejected before any manifest is re
 
 t.test('with a key, a server that never saw the plan redeems its tasks without the manifest list unless deletes apply, and they are the plan', async (t) => {
   const planning = { batchSize: 1, tokenSecret: 'a-secret-shared-by-all-replicas' };
+  const workers = defaultPlanningWorkers();
   for (const [table, deletes] of [['orders', false], ['returns', true]] as const) {
     const base = DEMO('sales', table);
     const reference = appWith([demoCatalog()], { batchSize: 0 });
@@ -212,6 +214,7 @@ t.test('with a key, a server that never saw the plan redeems its tasks without t
     const plan = parse((await post(planner, `${base}/plan`, {})).body);
     const keys = keysOf(plan);
     const queue = [...plan['plan-tasks']!];
+    const queued = queue.length;
     t.ok(queue.length >= 2 && queue.every((task) => task.startsWith('t2.')), `sales.${table}: ${queue.length} signed plan tasks carrying list entries`);
     while (queue.length > 0) {
       const res = await post(cold, `${base}/tasks`, { 'plan-task': queue.shift()! });
@@ -222,7 +225,10 @@ t.test('with a key, a server that never saw the plan redeems its tasks without t
     }
     t.same(keys.sort(), keysOf(whole).sort(), `sales.${table}: inline + redeemed on the cold server = the whole plan, each task once`);
     const listReads = metric((await cold.inject({ url: '/metrics' })).body, 'icefront_cache_misses_total{cache="manifest-lists"}');
-    t.equal(listReads, deletes ? 1 : 0, `sales.${table}: the cold server read the manifest list ${deletes ? 'once, for the delete index' : 'not at all'}`);
+    // each planning worker keeps its own caches: with deletes, each that redeemed a task built its
+    // own delete index from the list, once, however many tasks it redeemed
+    if (deletes) t.ok(listReads >= 1 && listReads <= Math.min(workers, queued), `sales.${table}: the cold server read the manifest list once per planning worker at most, for the delete index (${listReads}, ${workers} workers)`);
+    else t.equal(listReads, 0, `sales.${table}: the cold server read the manifest list not at all`);
   }
 });
 
