@@ -5,6 +5,7 @@
  * writer-schema text in a small bounded map; they are pure functions of that text.
  */
 import avro from 'avsc';
+import { readZigZagBigInt, type ByteCursor } from './avro-binary.js';
 
 type AvroType = InstanceType<typeof avro.Type>;
 type AvroResolver = ReturnType<AvroType['createResolver']>;
@@ -15,7 +16,7 @@ export interface RecordDecoder {
 }
 
 /** One zig-zag varint (as avsc hands it over with `noUnpack`) to a bigint. */
-function varintToBigInt(b: Buffer): bigint {
+function varintToBigInt(b: Uint8Array): bigint {
   if (b.length <= 7) {
     // at most 49 bits: exact in a double
     let n = 0;
@@ -47,75 +48,25 @@ function bigIntToVarint(value: bigint): Buffer {
   return Buffer.from(bytes);
 }
 
-/** avsc's read cursor, as its types' `_read(tap)` see it. */
-interface Tap {
-  buf: Buffer;
-  pos: number;
-}
-
-/** The bytes ran out inside a value: avsc's convention is a position past the end. */
-function truncated(tap: Tap): undefined {
+/**
+ * An Avro `long` read in place under avsc's `_read(tap)` contract (avro-binary.ts
+ * readZigZagBigInt): when the bytes end inside it the position goes past the end (avsc then
+ * reports the record truncated); one longer than ten bytes is read to its last byte and wrapped,
+ * as avsc's skipLong and `fromBuffer` do.
+ */
+function readBigLong(tap: ByteCursor): bigint | undefined {
+  const start = tap.pos;
+  const value = readZigZagBigInt(tap);
+  if (typeof value === 'bigint') return value;
+  if (value === null) {
+    while (tap.pos < tap.buf.length && tap.buf[tap.pos]! & 0x80) tap.pos += 1;
+    if (tap.pos < tap.buf.length) {
+      tap.pos += 1;
+      return varintToBigInt(tap.buf.subarray(start, tap.pos));
+    }
+  }
   tap.pos = tap.buf.length + 1;
   return undefined;
-}
-
-// The last wide long read: snapshot ids fill all 64 bits and repeat entry after entry.
-let lastHigh = -1;
-let lastLow = -1;
-let lastWide = 0n;
-
-/** A zig-zag long of 8 to 10 bytes from its low 49 bits and the (at most 15) bits above them. */
-function wideLong(high: number, low: number): bigint {
-  if (high === lastHigh && low === lastLow) return lastWide;
-  // (z >> 1) = high·2^48 + ⌊low/2⌋, below 2^63; an odd z is negative: -(z >> 1) - 1
-  const half = (BigInt(high) << 48n) + BigInt(Math.floor(low / 2));
-  lastWide = low % 2 === 0 ? half : -half - 1n;
-  lastHigh = high;
-  lastLow = low;
-  return lastWide;
-}
-
-/**
- * One Avro `long` (spec "Binary Encoding": a zig-zag varint) as a bigint, read where it lies
- * under avsc's `_read(tap)` contract. avsc's own `noUnpack` path makes a Buffer view of every long
- * and a wide one then took a dozen intermediate bigints: together half of what decoding a
- * manifest entry allocated (issue #12 part 3, measured with V8's sampling heap profiler).
- */
-function readBigLong(tap: Tap): bigint | undefined {
-  const { buf } = tap;
-  const start = tap.pos;
-  let pos = start;
-  let low = 0;
-  let mul = 1;
-  // up to 7 bytes (49 bits) the value is exact in a double
-  for (let i = 0; i < 7; i += 1) {
-    if (pos >= buf.length) return truncated(tap);
-    const b = buf[pos++]!;
-    low += (b & 0x7f) * mul;
-    if ((b & 0x80) === 0) {
-      tap.pos = pos;
-      return BigInt(low % 2 === 0 ? low / 2 : -(low + 1) / 2);
-    }
-    mul *= 128;
-  }
-  let high = 0;
-  mul = 1;
-  for (let i = 7; i < 10; i += 1) {
-    if (pos >= buf.length) return truncated(tap);
-    const b = buf[pos++]!;
-    high += (b & 0x7f) * mul;
-    if ((b & 0x80) === 0) {
-      tap.pos = pos;
-      // a tenth byte above 1 overflows 64 bits: the general path wraps it as before
-      return high < 0x8000 ? wideLong(high, low) : varintToBigInt(buf.subarray(start, pos));
-    }
-    mul *= 128;
-  }
-  // longer than any long: read to its last byte, as avsc's skipLong does
-  while (pos < buf.length && buf[pos]! & 0x80) pos += 1;
-  if (pos >= buf.length) return truncated(tap);
-  tap.pos = pos + 1;
-  return varintToBigInt(buf.subarray(start, tap.pos));
 }
 
 /** Avro `long` as bigint; `noUnpack` hands over the raw varint, avoiding avsc's 8-byte unpacking. */

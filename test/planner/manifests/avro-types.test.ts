@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
+import { AvroCursor, MalformedInput, TruncatedInput } from '../../../src/planner/manifests/avro-binary.js';
 import { projectedDecoder, writerDecoder } from '../../../src/planner/manifests/avro-types.js';
 
 /** The spec's encoding of a long, written independently of any decoder. */
@@ -86,4 +87,19 @@ t.test('a varint longer than ten bytes wraps to 64 bits as avsc reads it, and it
   t.equal(value.c, 5n);
   t.equal(typeof value.a, 'bigint');
   t.ok(value.a >= -(2n ** 63n) && value.a < 2n ** 63n, 'within 64 bits');
+});
+
+t.test('the container reader (AvroCursor) reads the same longs, and refuses cut or overlong ones', async (t) => {
+  fc.assert(
+    fc.property(fc.array(int64, { minLength: 1, maxLength: 4 }), (values) => {
+      const buf = Buffer.from(values.flatMap(zigzagVarint));
+      const cursor = new AvroCursor(buf);
+      t.same(values.map(() => cursor.bigLong('v')), values);
+      t.equal(cursor.pos, buf.length);
+      t.throws(() => new AvroCursor(buf.subarray(0, zigzagVarint(values[0]!).length - 1)).bigLong('v'), TruncatedInput);
+      return true;
+    }),
+    { numRuns: 1000 },
+  );
+  t.throws(() => new AvroCursor(Buffer.from([...new Array<number>(10).fill(0xff), 0x01])).bigLong('v'), MalformedInput);
 });
