@@ -207,9 +207,10 @@ export function createService(options: ServiceOptions): Service {
 
     loadedTable(prefix, identifier, snapshots) {
       const catalog = catalogs.get(prefix);
-      if (!catalog?.loadedTable || (snapshots !== undefined && snapshots !== 'all' && snapshots !== 'refs')) return undefined;
+      const mode = parseSnapshotsMode(snapshots);
+      if (!catalog?.loadedTable || mode === undefined) return undefined;
       const table = catalog.loadedTable(identifier);
-      return table && byLoaded.get(table)?.get(`${prefix}\0${snapshotsMode(snapshots)}`);
+      return table && byLoaded.get(table)?.get(`${prefix}\0${mode}`);
     },
 
     async loadTable(prefix, identifier, snapshots) {
@@ -277,8 +278,14 @@ export function createService(options: ServiceOptions): Service {
 
 /** REST spec loadTable `snapshots`: enum [all, refs], default `all`. */
 function snapshotsMode(raw: string | undefined): SnapshotsMode {
+  const mode = parseSnapshotsMode(raw);
+  if (mode === undefined) throw fail('BAD_REQUEST', `Invalid snapshots parameter ${quote(raw ?? '')}: must be "all" or "refs"`);
+  return mode;
+}
+
+/** The mode `raw` names; undefined for any other value. */
+function parseSnapshotsMode(raw: string | undefined): SnapshotsMode | undefined {
   if (raw === undefined || raw === 'all') return 'all';
-  if (raw === 'refs') return 'refs';
-  throw fail('BAD_REQUEST', `Invalid snapshots parameter ${quote(raw)}: must be "all" or "refs"`);
+  return raw === 'refs' ? 'refs' : undefined;
 }
 
