@@ -126,7 +126,6 @@ async function run(job: Job): Promise<void> {
   const { engine } = instance;
   const contradictions: (readonly [string, readonly number[]])[] = [];
   let done: Omit<Done, 'report'>;
-  const transfer: ArrayBuffer[] = [];
   try {
     const planJob: PlanJob = {
       prefix: job.prefix,
@@ -137,8 +136,8 @@ async function run(job: Job): Promise<void> {
       },
     };
     if (job.op === 'size') {
+      // the sized arrays are copied by the clone, not transferred (worker-pool.ts `cloneable`: no detach)
       const value = await engine.size(planJob, { ...(job.minRows !== undefined && { minRows: job.minRows }), ...(job.share && { share: job.share }) });
-      for (const m of value.manifests) transfer.push(m.positions.buffer as ArrayBuffer, m.bytes.buffer as ArrayBuffer, m.rows.buffer as ArrayBuffer);
       done = { kind: 'done', id: job.id, value, contradictions };
     } else {
       done = { kind: 'done', id: job.id, value: (await engine.write(planJob, job.ranges, { ...(job.noDeletes && { noDeletes: true }) })) ?? null, contradictions };
@@ -146,7 +145,7 @@ async function run(job: Job): Promise<void> {
   } catch (err) {
     done = { kind: 'done', id: job.id, error: errorToWire(err), contradictions };
   }
-  port.postMessage({ ...done, report: report(instance) }, transfer);
+  port.postMessage({ ...done, report: report(instance) });
 }
 
 port.on('message', (msg: ToWorker) => {

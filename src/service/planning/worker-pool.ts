@@ -166,17 +166,11 @@ class PlanningThread {
       const io = p.table.io;
       const [location, offset, length] = msg.args as [string, number, number];
       let value: unknown;
-      const transfer: ArrayBuffer[] = [];
       switch (msg.op) {
         case 'readFile':
-        case 'readRange': {
-          const buf = msg.op === 'readFile' ? await io.readFile(location) : await io.readRange(location, offset, length);
-          // a copy: the FileIO's buffer may share memory (a pool, a cache) that must stay here
-          const copy = new Uint8Array(buf);
-          transfer.push(copy.buffer);
-          value = copy;
+        case 'readRange':
+          value = cloneable(msg.op === 'readFile' ? await io.readFile(location) : await io.readRange(location, offset, length));
           break;
-        }
         case 'stat':
           value = await io.stat(location);
           break;
@@ -190,11 +184,24 @@ class PlanningThread {
           value = p.metadataText(p.table.metadata);
           break;
       }
-      worker.postMessage({ kind: 'reply', id: msg.id, value }, transfer);
+      worker.postMessage({ kind: 'reply', id: msg.id, value });
     } catch (err) {
       worker.postMessage({ kind: 'reply', id: msg.id, error: errorToWire(err) });
     }
   }
+}
+
+/**
+ * The bytes of a read as posted to a worker: copied by the structured clone, never transferred.
+ * Transferring detaches an ArrayBuffer, and the first detach in a thread invalidates V8's
+ * "ArrayBufferDetaching" protector (seen with `--trace-protector-invalidation`): every optimised
+ * function that reads a typed array is thrown away then, and what runs afterwards carries detach
+ * checks. A fresh server's first plan did that in each of its threads, so its next plan compiled
+ * the decoders again on the cores planning needs. A clone copies the view's whole ArrayBuffer,
+ * so a view of a larger one (a pool, a cache) is cut out first.
+ */
+function cloneable(buf: Uint8Array): Uint8Array {
+  return buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? buf : new Uint8Array(buf);
 }
 
 /** The process's planning threads, by pool size. */
