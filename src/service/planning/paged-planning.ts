@@ -34,7 +34,7 @@ import {
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import type { OutcomeSink } from '../scan-outcome.js';
 import { planRequestJson, requestOf, scanOf } from './scan-codec.js';
-import { fitStrings } from './fit-strings.js';
+import { encodeRuns, fitStrings } from './fit-strings.js';
 import { planTaskOf } from './scan-planning.js';
 import { cutPages, orderPlan, pageOf, type OrderedPlan } from './upstream-pages.js';
 
@@ -172,7 +172,7 @@ function checkScan(ref: PlanRef, code: 'NO_SUCH_PLAN_ID' | 'NO_SUCH_PLAN_TASK'):
 /** Page-task strings for `pages` within `budget` bytes (fit-strings.ts). */
 function fitPages(ref: PlanRef, plan: OrderedPlan, pages: readonly PageRange[], budget: number, key: Buffer | undefined): Promise<string[]> {
   const base = { ...planRefOf(ref), total: plan.tasks.length, digest: plan.digest };
-  return fitStrings(pages, budget, (page, more) => encodePageTask({ ...base, page, ...(more.length > 0 && { more }) }, key));
+  return fitStrings(budget, (run) => encodeRuns(pages, run, (page, more) => encodePageTask({ ...base, page, ...(more.length > 0 && { more }) }, key)));
 }
 
 function noSuchPlanTask() {

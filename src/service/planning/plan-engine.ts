@@ -1,11 +1,12 @@
 /**
- * The two pieces of work behind the scan-planning protocol, apart from its tokens and responses
- * (Gravitino design §8.5): sizing a pinned scan (every kept task's entry ordinal, JSON bytes and
- * rows, per data manifest, which is all batch cutting needs) and writing the tasks of some
- * manifest ranges as REST ScanTasks JSON (a plan task's redemption, or a plan's inline batch).
+ * The heavy work behind the scan-planning protocol, apart from its responses (Gravitino design
+ * §8.5): sizing a pinned scan (every kept task's entry ordinal, JSON bytes and rows, per data
+ * manifest, which is all batch cutting needs), writing the tasks of some manifest ranges as REST
+ * ScanTasks JSON (a plan task's redemption, or a plan's inline batch), and writing the plan-task
+ * strings of a plan's further batches.
  *
- * `createLocalPlanEngine` does both on the calling thread; a planning worker runs one of its own
- * (worker-pool.ts), so the main event loop never decodes a manifest.
+ * `createLocalPlanEngine` does it all on the calling thread; a planning worker runs one of its
+ * own (worker-pool.ts), so the main event loop never decodes a manifest.
  */
 import type { ComputeCache } from '../../cache/index.js';
 import type { TableIdentifier } from '../../catalogs/index.js';
@@ -26,9 +27,10 @@ import {
   type ScanRequest,
 } from '../../planner/index.js';
 import type { FileIO } from '../../storage/index.js';
-import type { ListedManifest } from '../../tokens/index.js';
+import { encodePlanTask, type ListedManifest, type ListFacts, type PlanRef } from '../../tokens/index.js';
 import type { SizedManifest } from './batches.js';
 import { cachingManifestSource, type ManifestCaches } from './caching-source.js';
+import { encodeRuns } from './fit-strings.js';
 
 /** The table a job plans: what the catalog loaded, as far as planning needs it. */
 export interface PlanTable {
@@ -60,6 +62,15 @@ export interface SizedPlan {
   readonly stats: PlanStats;
 }
 
+/** A plan's further batches, to be handed out as plan-task strings (scan-planning.ts). */
+export interface PlanTaskRuns {
+  /** What every string names: the table, the pinned snapshot and scan; for signed strings, the list facts. */
+  readonly ref: PlanRef & { readonly facts?: ListFacts };
+  readonly batches: readonly (readonly ManifestRange[])[];
+  /** Signs the strings when given. */
+  readonly key?: Buffer;
+}
+
 /** A ScanTasks answer already serialised: the `delete-files` and `file-scan-tasks` arrays. */
 export interface WrittenTasks {
   readonly deleteFiles?: string;
@@ -75,6 +86,11 @@ export interface PlanEngine {
    * Ranges carrying their list entry, with `noDeletes`, are written without reading the list.
    */
   write(job: PlanJob, ranges: readonly ManifestRange[], options?: WriteOptions): Promise<WrittenTasks | undefined>;
+  /**
+   * The plan-task strings of `tasks`, one per run of `run` batches in batch order (fit-strings.ts):
+   * a deflate and an HMAC each, a thousand of them for a 100,000-file plan.
+   */
+  planTasks(job: PlanJob, tasks: PlanTaskRuns, run: number): Promise<string[]>;
   /** Settles when the engine can take work at once (its workers loaded); rejects if one failed to start. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -151,9 +167,15 @@ export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngi
       };
     },
 
+    planTasks: (_job, tasks, run) => encodePlanTaskRuns(tasks, run),
     ready: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
+}
+
+/** One plan-task string per run of `run` batches of `tasks`, on the calling thread. */
+export function encodePlanTaskRuns({ ref, batches, key }: PlanTaskRuns, run: number): Promise<string[]> {
+  return encodeRuns(batches, run, (ranges, more) => encodePlanTask({ ...ref, ranges, ...(more.length > 0 && { more }) }, key));
 }
 
 /** What a plan task carries of a manifest-list entry (tokens/plan-task.ts `f`). */

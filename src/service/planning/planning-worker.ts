@@ -13,10 +13,10 @@ import { parseJson, parseTableMetadata, type TableMetadata } from '../../iceberg
 import type { PlanScan } from '../../tokens/index.js';
 import type { CacheMetrics } from '../../observability/index.js';
 import type { DirEntry, FileIO, FileStat } from '../../storage/index.js';
-import { createLocalPlanEngine, type PlanEngine, type PlanJob } from './plan-engine.js';
+import { createLocalPlanEngine, encodePlanTaskRuns, type PlanEngine, type PlanJob } from './plan-engine.js';
 import { createPlanningCaches } from './planning-caches.js';
 import { requestOf } from './scan-codec.js';
-import { errorFromWire, errorToWire, type CacheReport, type CallOp, type Done, type Job, type ToWorker, type WorkerReport } from './worker-protocol.js';
+import { errorFromWire, errorToWire, type CacheReport, type CallOp, type Done, type Job, type TasksJob, type ToWorker, type WorkerReport } from './worker-protocol.js';
 
 const port = parentPort!;
 
@@ -121,7 +121,26 @@ function metadataOf(job: Job): Promise<TableMetadata> {
 /** Contradictions reported per job, at most this many (the count of the rest is lost). */
 const MAX_CONTRADICTIONS = 10_000;
 
+/** Counts nothing: a tasks job reads no file and touches no cache. */
+const NOTHING: WorkerReport = { counters: { manifestReads: 0, manifestReadsCoalesced: 0, deleteIndexBuilds: 0 }, caches: {} };
+
+/** Plan-task strings: tokens only, no table work, so no instance. */
+async function encodeTasks(job: TasksJob): Promise<void> {
+  let done: Done;
+  try {
+    const { scan, ...task } = job.task;
+    const ref = { ...task, scan: parseJson(scan) as PlanScan };
+    const key = job.key && Buffer.from(job.key.buffer, job.key.byteOffset, job.key.byteLength);
+    const value = await encodePlanTaskRuns({ ref, batches: job.batches, ...(key && { key }) }, job.run);
+    done = { kind: 'done', id: job.id, value, contradictions: [], report: NOTHING };
+  } catch (err) {
+    done = { kind: 'done', id: job.id, error: errorToWire(err), contradictions: [], report: NOTHING };
+  }
+  port.postMessage(done);
+}
+
 async function run(job: Job): Promise<void> {
+  if (job.op === 'tasks') return encodeTasks(job);
   const instance = instanceFor(job.engine, job.cacheBytes);
   const { engine } = instance;
   const contradictions: (readonly [string, readonly number[]])[] = [];

@@ -20,7 +20,6 @@ import {
   planRefOf,
   planTaskMatches,
   type ListFacts,
-  type ManifestRange,
   type PlanRef,
   type TableBinding,
 } from '../../tokens/index.js';
@@ -102,7 +101,8 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
     // What the plan knew of the manifest list, for tasks a MAC vouches for (plan-task.ts `f`, `z`)
     const facts: ListFacts | undefined =
       key === undefined ? undefined : { manifests: new Map(sized.manifests.map((m) => [m.path, m.listed] as const)), noDeletes: sized.stats.deleteFilesIndexed === 0 };
-    const planTasks = await fitPlanTasks({ ...ref, ...(facts && { facts }) }, rest.map((b) => b.ranges), budget, key);
+    const tasks = { ref: { ...ref, ...(facts && { facts }) }, batches: rest.map((b) => b.ranges), ...(key && { key }) };
+    const planTasks = await fitStrings(budget, (run) => engine.planTasks(job, tasks, run));
     onOutcome?.({ snapshotId: ref.snapshotId, files: first!.count, planTasks: planTasks.length, tasks: sized.stats.dataFilesKept, plannedBy: 'icefront', pruning: pruningOf(sized.stats) });
     return { inline, planTasks };
   }
@@ -197,16 +197,6 @@ function tasksJson(written: WrittenTasks | undefined): Pick<FetchScanTasksResult
 
 /** Room for a response's status, plan id and JSON punctuation. */
 const ENVELOPE_BYTES = 1024;
-
-/** The plan-task strings for `batches` within `budget` bytes of response (fit-strings.ts). */
-function fitPlanTasks(
-  ref: PlanRef & { readonly facts?: ListFacts },
-  batches: readonly (readonly ManifestRange[])[],
-  budget: number,
-  key: Buffer | undefined,
-): Promise<string[]> {
-  return fitStrings(batches, budget, (ranges, more) => encodePlanTask({ ...ref, ranges, ...(more.length > 0 && { more }) }, key));
-}
 
 /**
  * The table with the snapshot a plan id or task pins. A catalog may answer from a resolution it

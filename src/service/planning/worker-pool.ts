@@ -6,7 +6,8 @@
  * live there), which a pool that picks any idle worker cannot do.
  *
  * A plan is split by manifest path between the workers (`shareOf`), so a cold plan decodes on
- * every core; a redemption or an inline batch goes to the worker owning its first manifest.
+ * every core; a redemption or an inline batch goes to the worker owning its first manifest. A
+ * large plan's plan-task strings (a deflate and an HMAC each) are split between the workers too.
  * A worker that dies fails its jobs with a 500 and is started again on the next job. The threads
  * belong to the process; each Icefront instance has its own caches in them (and drops them on close).
  */
@@ -17,7 +18,7 @@ import { stringifyJson, tableMetadataToJson, type TableMetadata } from '../../ic
 import { traceContext, type Logger, type Metrics, type TraceContext } from '../../observability/index.js';
 import type { ManifestRange, PlanStats } from '../../planner/index.js';
 import type { SizedManifest } from './batches.js';
-import { shareOf, type PlanEngine, type PlanJob, type PlanShare, type PlanTable, type SizedPlan, type WrittenTasks } from './plan-engine.js';
+import { encodePlanTaskRuns, shareOf, type PlanEngine, type PlanJob, type PlanShare, type PlanTable, type SizedPlan, type WrittenTasks } from './plan-engine.js';
 import { scanOf } from './scan-codec.js';
 import { errorFromWire, errorToWire, type Call, type Done, type FromWorker, type Job, type WorkerReport } from './worker-protocol.js';
 
@@ -212,6 +213,12 @@ const threadsOf = (count: number): readonly PlanningThread[] => {
   return set;
 };
 
+/**
+ * Plan-task strings a worker writes per job at least (a few milliseconds): fewer are written on
+ * the calling thread, more are split between the workers.
+ */
+const RUNS_PER_PART = 64;
+
 let nextEngine = 1;
 let nextSerial = 1;
 /** Each metadata object gets a number once (process-wide), under which a worker parses its JSON once. */
@@ -299,6 +306,25 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       const slot = ranges.length > 0 ? shareOf(ranges[0]!.manifest, count) : 0;
       const value = await run<WrittenTasks | null>(slot, job, { op: 'write', ranges, ...(writeOptions.noDeletes && { noDeletes: true }) });
       return value ?? undefined;
+    },
+
+    async planTasks(job, tasks, runLength) {
+      const runs = Math.ceil(tasks.batches.length / runLength);
+      // a few strings cost less than the messages (and a millisecond at most): written here
+      if (runs <= RUNS_PER_PART) return encodePlanTaskRuns(tasks, runLength);
+      // contiguous parts of whole runs, one per worker, joined in order
+      const parts = Math.min(count, Math.ceil(runs / RUNS_PER_PART));
+      const batchesPerPart = Math.ceil(runs / parts) * runLength;
+      const { catalog, namespace, table, tableUuid, snapshotId, scan, facts } = tasks.ref;
+      const task = { catalog, namespace, table, ...(tableUuid !== undefined && { tableUuid }), snapshotId, scan: stringifyJson(scan), ...(facts && { facts }) };
+      // an exact copy: a Buffer's clone would carry its whole ArrayBuffer (the pool a short one sits in)
+      const key = tasks.key && new Uint8Array(tasks.key);
+      const strings = await Promise.all(
+        Array.from({ length: parts }, (_, slot) =>
+          run<string[]>(slot, job, { op: 'tasks', task, batches: tasks.batches.slice(slot * batchesPerPart, (slot + 1) * batchesPerPart), run: runLength, ...(key && { key }) }),
+        ),
+      );
+      return strings.flat();
     },
 
     async ready() {

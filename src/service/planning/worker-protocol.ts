@@ -6,6 +6,7 @@
  */
 import { ERROR_CODES, IcefrontError, type ErrorCode } from '../../errors/index.js';
 import type { ManifestRange } from '../../planner/index.js';
+import type { ListFacts } from '../../tokens/index.js';
 import type { PlanShare, SizedPlan, WrittenTasks } from './plan-engine.js';
 
 interface JobBase {
@@ -40,7 +41,26 @@ export interface WriteJob extends JobBase {
   readonly noDeletes?: boolean;
 }
 
-export type Job = SizeJob | WriteJob;
+/** Plan-task strings for some runs of a plan's batches (plan-engine.ts PlanTaskRuns). */
+export interface TasksJob extends JobBase {
+  readonly op: 'tasks';
+  /** The plan the strings name; its scan as lossless JSON text, as the job's. */
+  readonly task: {
+    readonly catalog: string;
+    readonly namespace: readonly string[];
+    readonly table: string;
+    readonly tableUuid?: string;
+    readonly snapshotId: bigint;
+    readonly scan: string;
+    readonly facts?: ListFacts;
+  };
+  readonly batches: readonly (readonly ManifestRange[])[];
+  readonly run: number;
+  /** The token key (a copy: the structured clone of a Buffer). */
+  readonly key?: Uint8Array;
+}
+
+export type Job = SizeJob | WriteJob | TasksJob;
 
 /** What the worker asks of the main thread while a job runs. */
 export type CallOp = 'readFile' | 'readRange' | 'stat' | 'exists' | 'list' | 'metadata';
@@ -80,7 +100,7 @@ export interface CacheReport {
 export interface Done {
   readonly kind: 'done';
   readonly id: number;
-  readonly value?: SizedPlan | WrittenTasks | null;
+  readonly value?: SizedPlan | WrittenTasks | readonly string[] | null;
   readonly error?: WireError;
   /** Data files whose metrics contradicted themselves in this job, as [path, field ids]. */
   readonly contradictions: readonly (readonly [string, readonly number[]])[];

@@ -8,10 +8,13 @@ import t from 'tap';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../../helpers/real-fixtures.js';
 import { appWith, copyDemoTable, demoCatalog, metric, parse, post } from './helpers.js';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { Config } from '../../../src/config/index.js';
 import { buildService } from '../../../src/main.js';
 import type { ScanOutcome } from '../../../src/service/index.js';
 import { testConfig } from '../../helpers/config.js';
+import { writeSyntheticTable } from '../../../tools/iceberg-writer/index.js';
 
 const DEMO = (ns: string, table: string) => `/v1/demo/namespaces/${ns}/tables/${table}`;
 const REAL = (ns: string[], table: string) => `/v1/real/namespaces/${ns.map(encodeURIComponent).join('%1F')}/tables/${encodeURIComponent(table)}`;
@@ -134,4 +137,40 @@ t.test('a plan split between two workers reports the pruning summary the event l
   t.equal(local.length, requests.length, 'one outcome per plan');
   t.ok(local.some((o) => (o.pruning?.filesPruned ?? 0) > 0), 'a filter pruned files');
   t.same(pooled, local, 'the same counts, snapshot and tasks');
+});
+
+t.test('the plan-task strings of a large plan, written by both workers, are the ones the event loop writes', async (t) => {
+  // 400 one-file batches: more strings than one worker is given, so each worker writes a part
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-pool-'));
+  t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+  writeSyntheticTable({ root: path.join(root, 'bench', 'wide'), location: 's3://pool/warehouse/bench/wide', manifests: 4, entriesPerManifest: 100, columns: 6 });
+  const catalog = { ...demoCatalog('pool', root), locations: [{ prefix: 's3://pool/warehouse', dir: root }] };
+  const base = '/v1/pool/namespaces/bench/tables/wide';
+  const cases: [string, Partial<Config['planning']>, unknown][] = [
+    ['unsigned, one string per batch', { batchSize: 1 }, {}],
+    ['signed, one string per batch', { batchSize: 1, tokenSecret: 'a shared secret of sixteen+ chars' }, {}],
+    // too many strings for the response: each carries a run of batches (fit-strings.ts)
+    ['signed, runs of batches', { batchSize: 1, maxResponseBytes: 64 << 10, tokenSecret: 'a shared secret of sixteen+ chars' }, {}],
+    // a literal with a decimal point (a JsonFloat) reaches the workers as it came; `id` keeps every file
+    ['a filter carried in every string', { batchSize: 1 }, { filter: { type: 'or', left: { type: 'gt', term: 'c6', value: 0.5 }, right: { type: 'not-null', term: 'id' } } }],
+  ];
+  for (const [what, planning, request] of cases) {
+    const local = appWith([catalog], { ...planning, workers: 0 });
+    const pooled = appWith([catalog], { ...planning, workers: 2 });
+    const expected = parse((await post(local, `${base}/plan`, request)).body);
+    const got = parse((await post(pooled, `${base}/plan`, request)).body);
+    t.ok(expected['plan-tasks']!.length > 64, `${what}: ${expected['plan-tasks']!.length} strings`);
+    t.same(got['plan-tasks'], expected['plan-tasks'], `${what}: the same strings in the same order`);
+    // and they are plan tasks: every file once, redeemed on the other server
+    const files = new Set<string>();
+    const queue = [...got['plan-tasks']!];
+    for (const inline of got['file-scan-tasks'] ?? []) files.add(inline['data-file']['file-path']);
+    while (queue.length > 0) {
+      const r = parse((await post(local, `${base}/tasks`, { 'plan-task': queue.shift() })).body);
+      for (const task of r['file-scan-tasks'] ?? []) files.add(task['data-file']['file-path']);
+      queue.push(...(r['plan-tasks'] ?? []));
+    }
+    t.equal(files.size, 400, `${what}: every file of the table once`);
+    await Promise.all([local.close(), pooled.close()]);
+  }
 });
