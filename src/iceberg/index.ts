@@ -56,4 +56,4 @@ export {
 export * from './literals/index.js';
 export * from './content-file.js';
 export * from './expressions/index.js';
-export { contentFileToJson, type ContentFileJsonOptions } from './content-file-json.js';
+export { contentFileJsonLength, contentFileToJson, type ContentFileJsonOptions } from './content-file-json.js';

@@ -72,10 +72,39 @@ function keyLength(key: string): number {
   return n;
 }
 
+/** `JSON.stringify(s).length`, without writing it unless `s` has something to escape. */
+export function jsonStringLength(s: string): number {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s).length : s.length + 2;
+}
+
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** `stringifyJson(n).length` for an integer (number or bigint), without writing it. */
+export function jsonIntegerLength(n: number | bigint): number {
+  let x: number;
+  if (typeof n === 'bigint') {
+    if (n > MAX_SAFE || n < -MAX_SAFE) return n.toString().length;
+    x = Number(n);
+  } else {
+    if (!Number.isSafeInteger(n)) return lengthOf(n)!;
+    x = n;
+  }
+  let sign = 0;
+  if (x < 0) {
+    sign = 1;
+    x = -x;
+  }
+  // a safe integer is below 2^53 < 10^16: at most 16 digits
+  let digits = 1;
+  while (digits < 16 && x >= POWERS_OF_TEN[digits]!) digits++;
+  return sign + digits;
+}
+
 function lengthOf(value: unknown): number | undefined {
   switch (typeof value) {
     case 'string':
-      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value).length : value.length + 2;
+      return jsonStringLength(value);
     case 'number':
       return Number.isFinite(value) ? String(value).length : 4;
     case 'bigint':

@@ -1,6 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { JsonFloat, jsonFloat, jsonLength, parseJson, RawJson, stringifyJson } from '../../src/iceberg/index.js';
+import { jsonIntegerLength, jsonStringLength } from '../../src/iceberg/json-stringify.js';
 
 t.test('integers beyond 2^53 parse to exact bigints and safe integers stay numbers', async (t) => {
   const v = parseJson('{"a": 9158179788527662767, "b": -9223372036854775808, "c": 9007199254740991, "d": 12}') as Record<
@@ -178,6 +179,14 @@ t.test('jsonLength is the length of what stringifyJson writes, escaped NULs and 
   })).node;
   fc.assert(fc.property(value, (v) => v === undefined || jsonLength(v) === stringifyJson(v).length), { numRuns: 2000 });
   t.pass('2000 values');
+});
+
+t.test('integer and string lengths are those stringifyJson writes, at the edges of the safe range too', async (t) => {
+  const edges = [0, -0, 9, 10, -10, 999_999_999_999_999, 1e15, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, 1e21, -1e300];
+  for (const n of edges) t.equal(jsonIntegerLength(n), stringifyJson(n).length, `number ${n}`);
+  for (const n of [0n, -1n, 9_007_199_254_740_991n, 9_007_199_254_740_992n, -9_007_199_254_740_993n, 10n ** 40n]) t.equal(jsonIntegerLength(n), stringifyJson(n).length, `bigint ${n}`);
+  fc.assert(fc.property(fc.oneof(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), fc.bigInt()), (n) => jsonIntegerLength(n) === stringifyJson(n).length), { numRuns: 5000 });
+  fc.assert(fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' })), (s) => jsonStringLength(s) === stringifyJson(s).length), { numRuns: 5000 });
 });
 
 t.test('RawJson is embedded verbatim, beside bigints, and never re-quoted', async (t) => {

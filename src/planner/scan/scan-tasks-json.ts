@@ -5,7 +5,9 @@
  * by index, and a legacy-form residual on every task (Java clients NPE without one, §10.5).
  */
 import {
+  contentFileJsonLength,
   contentFileToJson,
+  type Expression,
   expressionToJson,
   partitionType,
   type ContentFile,
@@ -30,6 +32,8 @@ export interface ScanTasksJsonContext {
 }
 
 const NO_STATS: ReadonlySet<number> = new Set();
+/** What write([task]) adds around a delete-free task's data file and residual. */
+const TASK_ENVELOPE = jsonLength({ 'file-scan-tasks': [{ 'data-file': 0, 'residual-filter': 0 }] }) - 2;
 const POSITION_DELETE_STATS: ReadonlySet<number> = new Set([DELETE_FILE_PATH_ID]);
 
 export function scanTasksToJson(tasks: readonly FileTask[], ctx: ScanTasksJsonContext): ScanTasksJson {
@@ -52,9 +56,25 @@ export class ScanTasksWriter {
     return t;
   }
 
-  /** Bytes one task adds to a response, its delete files included (an upper bound for shared ones). */
+  /** The last residual measured, and its length: consecutive tasks mostly share one. */
+  private residual: Expression | undefined;
+  private residualLength = 0;
+
+  /**
+   * Bytes one task adds to a response, its delete files included (an upper bound for shared
+   * ones): `jsonLength(this.write([task])) + 2`. A task without deletes (most of them) is
+   * measured without writing its JSON (contentFileJsonLength), once per task of every plan.
+   */
   taskBytes(task: FileTask): number {
-    return jsonLength(this.write([task])) + 2;
+    if (task.deletes.length > 0) return jsonLength(this.write([task])) + 2;
+    if (task.residual !== this.residual) {
+      this.residualLength = jsonLength(expressionToJson(task.residual));
+      this.residual = task.residual;
+    }
+    const file = task.data.file;
+    const dataFile = contentFileJsonLength(file, { partitionType: this.typeFor(file.specId), statsFieldIds: this.ctx.statsFieldIds });
+    // {"file-scan-tasks":[{"data-file":…,"residual-filter":…}]}, and the comma before the next task
+    return TASK_ENVELOPE + dataFile + this.residualLength + 2;
   }
 
   write(tasks: readonly FileTask[]): ScanTasksJson {
