@@ -74,6 +74,9 @@ export function referencedDataFile(file: ContentFile): string | undefined {
   return Buffer.from(lower).toString('utf8');
 }
 
+/** What applies to a data file when the snapshot has no delete file: one array for every task. */
+const NO_DELETES: readonly ManifestEntry[] = Object.freeze([]);
+
 /**
  * The live delete files of a snapshot, indexed for matching against data files (spec "Scan
  * Planning", delete file scope rules; Java DeleteFileIndex). Build once per snapshot; look-ups
@@ -139,8 +142,8 @@ export class DeleteFileIndex {
    * order: global equality, partition equality, then the DV or the position deletes.
    * Position deletes and DVs apply when D ≥ S; equality deletes when D > S (spec "Scan Planning").
    */
-  forDataFile(dataSeq: bigint, file: ContentFile): ManifestEntry[] {
-    if (this.count === 0) return [];
+  forDataFile(dataSeq: bigint, file: ContentFile): readonly ManifestEntry[] {
+    if (this.count === 0) return NO_DELETES;
     const out: ManifestEntry[] = [];
     const key = partitionKey(file.specId, file.partition);
     for (const group of [this.globalEq, this.eqByPartition.get(key)]) {

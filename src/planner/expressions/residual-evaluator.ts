@@ -43,8 +43,11 @@ export class ResidualEvaluator {
    * binds on the first `residualFor`). A spec without fields gives the filter back unchanged.
    */
   constructor(spec: PartitionSpec, schema: Schema, filter: Expression, caseSensitive = true) {
-    this.#filter = filter;
-    if (spec.fields.length === 0) return;
+    // A constant filter is every partition's residual (what compile makes of it): no per-tuple work.
+    const kind = (filter as { kind: string }).kind;
+    const constant = kind === 'true' ? ALWAYS_TRUE : kind === 'false' ? ALWAYS_FALSE : undefined;
+    this.#filter = constant ?? filter;
+    if (constant !== undefined || spec.fields.length === 0) return;
     const context: Context = {
       spec,
       schema,
