@@ -23,6 +23,7 @@ export function tracedCatalog(catalog: Catalog, tracing: Tracing): Catalog {
   };
 }
 
+/** No `localPath`: a planning worker then reads through this IO on the main thread, so every read has its span. */
 function tracedIO(io: FileIO, tracing: Tracing): FileIO {
   return {
     readFile: (location) => tracing.span('read file', { 'icefront.file': location }, () => io.readFile(location)),

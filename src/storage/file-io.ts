@@ -23,6 +23,12 @@ export interface FileIO {
   exists(location: string): Promise<boolean>;
   /** Entries of a directory, sorted by name; FILE_NOT_FOUND when it is not a directory. */
   list(location: string): Promise<DirEntry[]>;
+  /**
+   * Local filesystem only: the real path a read of `location` opens, confined to the warehouse
+   * roots as a read is (same errors), for another thread to read it itself (`readLocalFile`,
+   * `readLocalRange`). Absent where bytes come from elsewhere (S3: the credentials stay here).
+   */
+  localPath?(location: string): Promise<string>;
 }
 
 /** A FileIO for a whole warehouse that can hand out per-table views. */

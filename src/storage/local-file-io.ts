@@ -33,34 +33,16 @@ class LocalFileIO implements WarehouseFileIO {
   }
 
   async readFile(location: string): Promise<Buffer> {
-    const real = await this.locate(location);
-    try {
-      return await fs.promises.readFile(real);
-    } catch (err) {
-      throw ioError(location, err);
-    }
+    return readLocalFile(await this.locate(location), location);
   }
 
   async readRange(location: string, offset: number, length: number): Promise<Buffer> {
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0)
-      throw fail('STORAGE_FAILURE', `Invalid range ${offset}+${length} for ${location}`);
-    const real = await this.locate(location);
-    let handle: fs.promises.FileHandle | undefined;
-    try {
-      handle = await fs.promises.open(real, 'r');
-      const buf = Buffer.alloc(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(buf, filled, length - filled, offset + filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return filled === length ? buf : buf.subarray(0, filled);
-    } catch (err) {
-      throw ioError(location, err);
-    } finally {
-      await handle?.close().catch(() => undefined);
-    }
+    checkRange(location, offset, length);
+    return readLocalRange(await this.locate(location), location, offset, length);
+  }
+
+  localPath(location: string): Promise<string> {
+    return this.locate(location);
   }
 
   async stat(location: string): Promise<FileStat> {
@@ -123,6 +105,44 @@ class LocalFileIO implements WarehouseFileIO {
     }
     throw direct.length > 0 ? notFound(location) : outside(location);
   }
+}
+
+/**
+ * The bytes of `real` (a path FileIO.localPath gave for `location`), with the errors a read of
+ * `location` gives: a planning worker reads local manifests itself with these.
+ */
+export async function readLocalFile(real: string, location: string): Promise<Buffer> {
+  try {
+    return await fs.promises.readFile(real);
+  } catch (err) {
+    throw ioError(location, err);
+  }
+}
+
+/** `length` bytes of `real` from `offset` (fewer only at end of file), as readLocalFile. */
+export async function readLocalRange(real: string, location: string, offset: number, length: number): Promise<Buffer> {
+  checkRange(location, offset, length);
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(real, 'r');
+    const buf = Buffer.alloc(length);
+    let filled = 0;
+    while (filled < length) {
+      const { bytesRead } = await handle.read(buf, filled, length - filled, offset + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === length ? buf : buf.subarray(0, filled);
+  } catch (err) {
+    throw ioError(location, err);
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+function checkRange(location: string, offset: number, length: number): void {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0)
+    throw fail('STORAGE_FAILURE', `Invalid range ${offset}+${length} for ${location}`);
 }
 
 function direntKind(d: fs.Dirent): DirEntry['kind'] | undefined {

@@ -172,6 +172,10 @@ class PlanningThread {
         case 'readRange':
           value = cloneable(msg.op === 'readFile' ? await io.readFile(location) : await io.readRange(location, offset, length));
           break;
+        case 'localPath':
+          if (!io.localPath) throw fail('INTERNAL', 'planning worker asked for a local path of a table with none');
+          value = await io.localPath(location);
+          break;
         case 'stat':
           value = await io.stat(location);
           break;
@@ -275,6 +279,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       identifier: { namespace: [...job.table.identifier.namespace], name: job.table.identifier.name },
       scan: stringifyJson(scanOf(request)),
       snapshotId: request.snapshotId ?? -1n,
+      local: job.table.io.localPath !== undefined,
     };
   }
 

@@ -1,7 +1,8 @@
 /**
  * Messages between the main thread and a planning worker (worker-pool.ts ↔ planning-worker.ts).
  * A job names its table by two numbers: `ref`, live while the job runs, through which the worker
- * reads files with the main thread's FileIO (credentials and remaps never leave the main thread),
+ * reads files with the main thread's FileIO (credentials and remaps never leave the main thread;
+ * a local file's confined path does, and the worker reads it itself),
  * and `meta`, one per metadata object, under which the worker keeps the parsed metadata.
  */
 import { ERROR_CODES, IcefrontError, type ErrorCode } from '../../errors/index.js';
@@ -27,6 +28,8 @@ interface JobBase {
   readonly scan: string;
   /** The pinned snapshot (ignored by an incremental scan, which carries its range). */
   readonly snapshotId: bigint;
+  /** The table's FileIO hands out local paths (FileIO.localPath): the worker reads those files itself. */
+  readonly local: boolean;
 }
 
 export interface SizeJob extends JobBase {
@@ -63,7 +66,7 @@ export interface TasksJob extends JobBase {
 export type Job = SizeJob | WriteJob | TasksJob;
 
 /** What the worker asks of the main thread while a job runs. */
-export type CallOp = 'readFile' | 'readRange' | 'stat' | 'exists' | 'list' | 'metadata';
+export type CallOp = 'readFile' | 'readRange' | 'localPath' | 'stat' | 'exists' | 'list' | 'metadata';
 
 export interface Call {
   readonly kind: 'call';

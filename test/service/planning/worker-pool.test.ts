@@ -101,6 +101,27 @@ t.test('a file gone from under a worker is the same error as on the event loop',
   t.same(answers[1], answers[0], 'workers: the same status and ErrorModel');
 });
 
+t.test('a manifest the main thread finds but a worker cannot read is the same error as on the event loop', async (t) => {
+  // a worker reads local files itself, at the path the main thread resolved: a folder there fails the read, not the lookup
+  const copy = copyDemoTable('sales', 'orders');
+  t.teardown(copy.remove);
+  const metadata = path.join(copy.tableDir, 'metadata');
+  for (const f of fs.readdirSync(metadata).filter((f) => f.endsWith('.avro') && !f.startsWith('snap-'))) {
+    fs.rmSync(path.join(metadata, f));
+    fs.mkdirSync(path.join(metadata, f));
+  }
+  const answers = [];
+  for (const workers of [0, 2]) {
+    const app = appWith([demoCatalog('demo', copy.warehouse)], { workers });
+    const res = await post(app, `${DEMO('sales', 'orders')}/plan`, {});
+    await app.close();
+    const { error } = JSON.parse(res.body) as { error: { type: string; code: number; message: string } };
+    answers.push({ status: res.statusCode, type: error.type, code: error.code, message: error.message.replace(/[^/]+\.avro\b.*$/, '…') });
+  }
+  t.ok(answers[0]!.status >= 400, `event loop: ${answers[0]!.status} ${answers[0]!.message}`);
+  t.same(answers[1], answers[0], 'workers: the same status and ErrorModel');
+});
+
 t.test('a table larger than the slice cache is planned without keeping its slices; one that fits is kept', async (t) => {
   const reads = async (app: ReturnType<typeof appWith>) => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_manifest_reads_total');
   const bytes = async (app: ReturnType<typeof appWith>) => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_cache_bytes{cache="manifests"}');
