@@ -1,8 +1,9 @@
 /**
  * A planning worker thread (started by worker-pool.ts): runs a local plan engine per Icefront
  * instance of the process, with caches of that instance's share of its `planning.cache-bytes`,
- * and reads every file through the main thread's FileIO (a local file at the path it resolved). The pool sends each manifest to the same worker
- * every time, so a worker's caches and its coalescing see every request for the manifests it owns.
+ * and reads every file through the main thread's FileIO (a local file at the path it resolved).
+ * The pool sends each manifest to the same worker every time, so a worker's caches and its
+ * coalescing see every request for the manifests it owns.
  */
 import fs from 'node:fs';
 import os from 'node:os';

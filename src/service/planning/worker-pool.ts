@@ -218,8 +218,8 @@ const threadsOf = (count: number): readonly PlanningThread[] => {
 };
 
 /**
- * Plan-task strings a worker writes per job at least (a few milliseconds): fewer are written on
- * the calling thread, more are split between the workers.
+ * Up to this many plan-task strings are written on the calling thread (a millisecond or two, less
+ * than the messages would cost); more are split between the workers, at least half this many each.
  */
 const RUNS_PER_PART = 64;
 
