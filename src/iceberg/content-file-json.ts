@@ -158,12 +158,12 @@ export function contentFileJsonLength(file: ContentFile, options: ContentFileJso
   if (ids.size > 0) {
     const counts = [file.columnSizes, file.valueCounts, file.nullValueCounts, file.nanValueCounts];
     for (let i = 0; i < counts.length; i++) {
-      const value = countsLength(counts[i], ids);
+      const value = keyedLength(counts[i], ids, countLength);
       if (value > 0) (n += COUNT_MAPS[i]! + value), members++;
     }
     const bounds = [file.lowerBounds, file.upperBounds];
     for (let i = 0; i < bounds.length; i++) {
-      const value = boundsLength(bounds[i], ids);
+      const value = keyedLength(bounds[i], ids, boundLength);
       if (value > 0) (n += BOUND_MAPS[i]! + value), members++;
     }
   }
@@ -215,7 +215,7 @@ function integersLength(values: readonly (number | bigint)[]): number {
 }
 
 /** `{"keys":[…],"values":[…]}` of the kept ids, or 0 when none is kept (no member). */
-function countsLength(map: ReadonlyMap<number, bigint> | undefined, ids: ReadonlySet<number>): number {
+function keyedLength<V>(map: ReadonlyMap<number, V> | undefined, ids: ReadonlySet<number>, valueLength: (v: V) => number): number {
   if (!map) return 0;
   let count = 0;
   let keys = 0;
@@ -224,22 +224,11 @@ function countsLength(map: ReadonlyMap<number, bigint> | undefined, ids: Readonl
     if (!ids.has(id)) continue;
     count++;
     keys += jsonIntegerLength(id);
-    values += jsonIntegerLength(v);
+    values += valueLength(v);
   }
   return count === 0 ? 0 : 1 + KEYS + count + 1 + keys + VALUES + count + 1 + values + 2;
 }
 
-/** The same for bounds, written as upper-case hex strings. */
-function boundsLength(map: ReadonlyMap<number, Uint8Array> | undefined, ids: ReadonlySet<number>): number {
-  if (!map) return 0;
-  let count = 0;
-  let keys = 0;
-  let values = 0;
-  for (const [id, v] of map) {
-    if (!ids.has(id)) continue;
-    count++;
-    keys += jsonIntegerLength(id);
-    values += 2 * v.length + 2;
-  }
-  return count === 0 ? 0 : 1 + KEYS + count + 1 + keys + VALUES + count + 1 + values + 2;
-}
+/** A count as JSON; a bound as its upper-case hex string. */
+const countLength = (v: bigint): number => jsonIntegerLength(v);
+const boundLength = (v: Uint8Array): number => 2 * v.length + 2;

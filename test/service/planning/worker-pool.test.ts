@@ -4,7 +4,7 @@
  * against real engines and real Parquet rows go through the workers by default; this file checks
  * that moving the work changed no byte, and what only the pool can get wrong.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../../helpers/real-fixtures.js';
 import { appWith, copyDemoTable, demoCatalog, metric, parse, post } from './helpers.js';
 import fs from 'node:fs';
@@ -83,44 +83,34 @@ t.test('sixteen concurrent redemptions of one plan task read its manifest slice 
   t.equal((await reads()) - before, 1, 'one manifest read for sixteen requests');
 });
 
-t.test('a file gone from under a worker is the same error as on the event loop', async (t) => {
-  const copy = copyDemoTable('sales', 'orders');
-  t.teardown(copy.remove);
-  const manifests = fs.readdirSync(path.join(copy.tableDir, 'metadata')).filter((f) => f.endsWith('.avro') && !f.startsWith('snap-'));
-  for (const f of manifests) fs.rmSync(path.join(copy.tableDir, 'metadata', f));
-  const answers = [];
-  for (const workers of [0, 2]) {
-    const app = appWith([demoCatalog('demo', copy.warehouse)], { workers });
-    const res = await post(app, `${DEMO('sales', 'orders')}/plan`, {});
-    await app.close();
-    const { error } = JSON.parse(res.body) as { error: { type: string; code: number; message: string } };
-    // which of the missing manifests is named first is a race between concurrent reads, in both modes
-    answers.push({ status: res.statusCode, type: error.type, code: error.code, message: error.message.replace(/[^/]+\.avro$/, '…') });
-  }
-  t.ok(answers[0]!.status >= 400, `event loop: ${answers[0]!.status} ${answers[0]!.message}`);
-  t.same(answers[1], answers[0], 'workers: the same status and ErrorModel');
-});
-
-t.test('a manifest the main thread finds but a worker cannot read is the same error as on the event loop', async (t) => {
-  // a worker reads local files itself, at the path the main thread resolved: a folder there fails the read, not the lookup
+/** A demo-table copy whose manifests `spoil` changes: the /plan error on the event loop and with two workers must be alike. */
+async function sameErrorBothWays(t: Test, spoil: (manifest: string) => void): Promise<void> {
   const copy = copyDemoTable('sales', 'orders');
   t.teardown(copy.remove);
   const metadata = path.join(copy.tableDir, 'metadata');
-  for (const f of fs.readdirSync(metadata).filter((f) => f.endsWith('.avro') && !f.startsWith('snap-'))) {
-    fs.rmSync(path.join(metadata, f));
-    fs.mkdirSync(path.join(metadata, f));
-  }
+  for (const f of fs.readdirSync(metadata).filter((f) => f.endsWith('.avro') && !f.startsWith('snap-'))) spoil(path.join(metadata, f));
   const answers = [];
   for (const workers of [0, 2]) {
     const app = appWith([demoCatalog('demo', copy.warehouse)], { workers });
     const res = await post(app, `${DEMO('sales', 'orders')}/plan`, {});
     await app.close();
     const { error } = JSON.parse(res.body) as { error: { type: string; code: number; message: string } };
+    // which manifest is named first is a race between concurrent reads, in both modes
     answers.push({ status: res.statusCode, type: error.type, code: error.code, message: error.message.replace(/[^/]+\.avro\b.*$/, '…') });
   }
   t.ok(answers[0]!.status >= 400, `event loop: ${answers[0]!.status} ${answers[0]!.message}`);
   t.same(answers[1], answers[0], 'workers: the same status and ErrorModel');
-});
+}
+
+t.test('a file gone from under a worker is the same error as on the event loop', (t) => sameErrorBothWays(t, (f) => fs.rmSync(f)));
+
+// a worker reads local files itself, at the path the main thread resolved: a folder there fails the read, not the lookup
+t.test('a manifest the main thread finds but a worker cannot read is the same error as on the event loop', (t) =>
+  sameErrorBothWays(t, (f) => {
+    fs.rmSync(f);
+    fs.mkdirSync(f);
+  }),
+);
 
 t.test('a table larger than the slice cache is planned without keeping its slices; one that fits is kept', async (t) => {
   const reads = async (app: ReturnType<typeof appWith>) => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_manifest_reads_total');
