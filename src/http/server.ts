@@ -267,8 +267,8 @@ function dispatcher(
 ) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
-  // the handler key of each method, made once rather than per request
-  const keys = new Map(ALL_METHODS.map((m) => [m, `${m} ${spec.path}`] as const));
+  // the handler key of each method the route takes (ALL_METHODS), made once rather than per request
+  const keys = Object.fromEntries(ALL_METHODS.map((m) => [m, `${m} ${spec.path}`])) as Record<HttpMethod, string>;
   return (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined => {
     const result = inRequestContext(request, () => handle(request, reply));
     // answered in this turn (a warm load-table): nothing to hand back, fastify would send it again
@@ -282,7 +282,7 @@ function dispatcher(
     // what only the body names is authorized now that the body is read
     if (access && decided?.writesOf) authorizeBody(access, request, spec.path);
     const upstream = spec.path.includes('{prefix}') ? upstreamPrefixOf(request.raw.url ?? '/', service) : undefined;
-    const key = keys.get(method) ?? `${method} ${spec.path}`;
+    const key = keys[method];
     const handler = handlers.get(key);
     if (upstream !== undefined && spec.methods.includes(method)) {
       // Icefront plans for upstreams that cannot; everything else goes to the upstream.

@@ -32,10 +32,10 @@ export interface WorkerPlanEngineOptions {
 
 /**
  * `planning.workers` when unset: a worker per core, at least one and at most four. Measured on
- * 2 cores (bench/stall.ts, servers warmed by a plan of another table of the same size, four runs
- * of three): two workers planned a cold 100,000-file table 1.13–1.69× faster than the event loop,
- * one worker 1.02–1.08×, and the /healthz p99 during the plan was 6.5–15.5 ms with two, 8.7–20 ms
- * with one. Leaving a core to the door did not pay: workers run below the main thread's priority.
+ * 2 cores (bench/stall.ts, servers warmed by four plans of other tables, two runs of three): two
+ * workers planned a cold 100,000-file table 1.18–1.48× faster than the event loop, one worker
+ * 0.95×, and the /healthz p99 during the plan was 7.7–12.4 ms with two, 6.4–8.9 ms with one.
+ * Leaving a core to the door did not pay: workers run below the main thread's priority.
  */
 export function defaultPlanningWorkers(cores = os.availableParallelism()): number {
   return Math.max(1, Math.min(4, cores));
