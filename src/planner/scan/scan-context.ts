@@ -196,11 +196,13 @@ export class ScanContext {
   /** The live delete files of the snapshot that can apply to matching rows (built once per scan, or shared). */
   private deletes(): Promise<{ index: DeleteFileIndex; equalityIds: readonly number[] }> {
     this.deletesMemo ??= (async () => {
+      // §12.8: an incremental append scan attaches no deletes.
+      const deleteManifests = this.target.kind === 'incremental' ? [] : (await this.manifests()).filter((m) => m.content === 1 && this.keep(m));
+      // counted whether the index is built here or shared from the cache, as data manifests are
+      // counted whether their slices are read or cached (else the status page calls them skipped)
+      this.stats.deleteManifestsRead = deleteManifests.length;
       const build = async (): Promise<DeleteFileIndex> => {
-        // §12.8: an incremental append scan attaches no deletes.
-        if (this.target.kind === 'incremental') return DeleteFileIndex.build([], this);
-        const deleteManifests = (await this.manifests()).filter((m) => m.content === 1 && this.keep(m));
-        this.stats.deleteManifestsRead = deleteManifests.length;
+        if (deleteManifests.length === 0) return DeleteFileIndex.build([], this);
         // Delete files keep all their stats: file_path bounds scope position deletes, equality ids prune.
         const slices = await Promise.all(deleteManifests.map((m) => this.read(m, {})));
         // Delete files are pruned by partition only. Java also applies the row filter to their

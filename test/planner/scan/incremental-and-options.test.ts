@@ -80,3 +80,21 @@ t.test('min-rows-requested: manifests are read in order only until enough rows a
     'a prefix of the full plan',
   );
 });
+
+t.test('a delete index shared from the cache counts its delete manifests as the plan that built it did', async (t) => {
+  const loaded = await catalog.loadTable({ namespace: ['sales'], name: 'returns' });
+  const source = fileManifestSource(loaded.io, loaded.metadata);
+  const shared = new Map<string, Promise<unknown>>();
+  let builds = 0;
+  const deleteIndexCache: NonNullable<Parameters<typeof planFiles>[2]['deleteIndexCache']> = (key, build) => {
+    if (!shared.has(key)) shared.set(key, (builds++, build()));
+    return shared.get(key) as ReturnType<typeof build>;
+  };
+  const options = { source, tableKey: loaded.metadata.tableUuid ?? loaded.metadata.location, deleteIndexCache };
+  const first = await planFiles(loaded.metadata, parseScanRequest({}), options);
+  const second = await planFiles(loaded.metadata, parseScanRequest({}), options);
+  t.equal(builds, 1, 'the second plan took the index from the cache');
+  t.ok(first.stats.deleteManifestsRead > 0, `the table has ${first.stats.deleteManifestsRead} delete manifests`);
+  t.equal(first.stats.manifestsSkipped, 0, 'an unfiltered scan skips no manifest');
+  t.same(second.stats, first.stats, 'read, skipped and indexed alike: none of its delete manifests counted as skipped');
+});
