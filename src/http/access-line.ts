@@ -4,7 +4,7 @@
  * (server.ts RequestLines) carries them without reading pino's bindings back.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { lazyChild, type Logger } from '../observability/index.js';
+import { jsonString, lazyChild, type Logger } from '../observability/index.js';
 import { requestSlot } from './request-slot.js';
 
 const fields = requestSlot<Readonly<Record<string, unknown>>>('icefront.accessLine');
@@ -26,4 +26,44 @@ export function bindRequestLog(request: FastifyRequest, reply: FastifyReply | un
 /** The fields bound so far for the request's access line. */
 export function accessLineFields(request: FastifyRequest): Readonly<Record<string, unknown>> | undefined {
   return fields.get(request.raw);
+}
+
+/**
+ * Text kept on a bindings record that many requests share (catalog-routes.ts keeps one per
+ * decoded path): the members a line writes for it, formatted by the first request that writes
+ * them. Held under symbols, not enumerable, so neither pino's child bindings nor a copy of the
+ * record (a merge with other bindings) carries them: a merged record is formatted per request.
+ */
+const TEXTS = Symbol('icefront.bindingTexts');
+type WithTexts = Readonly<Record<string, unknown>> & { [TEXTS]?: Map<symbol, string> };
+
+/** `bindings`, marked as shared by many requests: the texts formatted for it are kept. */
+export function sharedBindings<T extends Record<string, unknown>>(bindings: T): Readonly<T> {
+  Object.defineProperty(bindings, TEXTS, { value: new Map<symbol, string>() });
+  return bindings;
+}
+
+/** `format(bound)`, kept on `bound` under `kind` when the record is shared (sharedBindings). */
+export function boundText(bound: Readonly<Record<string, unknown>>, kind: symbol, format: (bound: Readonly<Record<string, unknown>>) => string): string {
+  const texts = (bound as WithTexts)[TEXTS];
+  if (texts === undefined) return format(bound);
+  let text = texts.get(kind);
+  if (text === undefined) texts.set(kind, (text = format(bound)));
+  return text;
+}
+
+const ACCESS_MEMBERS = Symbol('access line members');
+/** The access line's members for the bound fields, in their order (`,"catalog":"demo",…`). */
+export function accessLineMembers(bound: Readonly<Record<string, unknown>>): string {
+  return boundText(bound, ACCESS_MEMBERS, formatMembers);
+}
+
+function formatMembers(bound: Readonly<Record<string, unknown>>): string {
+  let text = '';
+  for (const key in bound) {
+    const value = bound[key];
+    if (value === undefined) continue;
+    text += `,"${key}":${typeof value === 'string' ? jsonString(value) : JSON.stringify(value)}`;
+  }
+  return text;
 }

@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LineFields, writeLine, type Logger } from '../observability/index.js';
 import { accessOf } from './access.js';
-import { accessLineFields } from './access-line.js';
+import { accessLineFields, boundText } from './access-line.js';
 import type { RequestOutcome } from './request-outcome.js';
 import { rawBodyOf } from './read-body.js';
 import { decodeNamespacePath, decodeSegment, rawPathParams } from './request-params.js';
@@ -54,16 +54,25 @@ export function tableOf(specPath: string, url: string): { catalog?: string; name
   }
 }
 
+const WHERE = Symbol('audit line catalog, namespace, table');
+
 /**
- * catalog, namespace and table as the route bound them to the request's log (catalog-routes.ts
- * readCatalogPath), else read from the path: decoding the path again per audited request was a
- * measurable share of a warm load-table.
+ * The line's catalog, namespace and table members: as the route bound them to the request's log
+ * (catalog-routes.ts readCatalogPath), formatted once per decoded path (access-line.ts
+ * boundText), else read from the path. Decoding the path again and formatting it per audited
+ * request were a measurable share of a warm load-table (issue #12 profile).
  */
-function whereOf(specPath: string, request: FastifyRequest): { catalog?: string; namespace?: string[]; table?: string } {
+function whereMembers(specPath: string, request: FastifyRequest): string {
   const bound = accessLineFields(request);
-  if (typeof bound?.catalog === 'string' && Array.isArray(bound.namespace) && typeof bound.table === 'string')
-    return { catalog: bound.catalog, namespace: bound.namespace as string[], table: bound.table };
-  return tableOf(specPath, request.raw.url ?? '/');
+  if (typeof bound?.catalog === 'string' && Array.isArray(bound.namespace) && typeof bound.table === 'string') return boundText(bound, WHERE, formatWhere);
+  return formatWhere(tableOf(specPath, request.raw.url ?? '/'));
+}
+
+function formatWhere(where: { readonly catalog?: unknown; readonly namespace?: unknown; readonly table?: unknown }): string {
+  return new LineFields()
+    .str('catalog', where.catalog as string | undefined)
+    .str('namespace', where.namespace as readonly string[] | undefined)
+    .str('table', where.table as string | undefined).text;
 }
 
 /** The bytes of the answer when its length was declared (a streamed answer of unknown length has none). */
@@ -103,14 +112,11 @@ export function writeAuditLine(audit: Logger, operation: string, specPath: strin
   const tables = operation === 'commit-transaction' ? committedTables(request) : undefined;
   // written as text in the line's fixed order (logger.ts writeLine): pino's walk over the line's
   // object was a measurable share of a warm load-table (issue #12 profile)
-  const where = whereOf(specPath, request);
   const line = new LineFields()
     .str('reqId', request.id)
     .str('operation', operation)
     .str('principal', principal)
-    .str('catalog', where.catalog)
-    .str('namespace', where.namespace)
-    .str('table', where.table)
+    .raw(whereMembers(specPath, request))
     .add('tables', tables)
     .str('snapshot', outcome?.snapshotId === undefined ? undefined : snapshotText(outcome.snapshotId))
     .num('status', reply.statusCode)

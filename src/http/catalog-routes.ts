@@ -1,13 +1,13 @@
 import { bindRequestLog } from './access-line.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Namespace } from '../catalogs/index.js';
 import type { UpstreamObserver } from '../observability/index.js';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type LoadTableResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
 import { ifNoneMatchHits } from './conditional.js';
 import { sendJson } from './reply.js';
 import type { Origin } from './origin.js';
-import { decodeNamespacePath, decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
+import { decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
+import { decodeCatalogPath, type CatalogPath } from './catalog-path.js';
 import { noteOutcome } from './request-outcome.js';
 
 /** What a route handler gets: the request, its reply, and the spec template it matched. */
@@ -25,23 +25,11 @@ export interface RouteContext {
 /** A route's answer; a handler that answers in the request's own turn returns the reply itself. */
 export type RouteHandler = (ctx: RouteContext) => Promise<FastifyReply> | FastifyReply;
 
-/** Decoded path parameters of a catalog route, bound to the request's logger as they are read. */
-export interface CatalogPath {
-  readonly prefix: string;
-  readonly namespace: Namespace;
-  readonly table: string;
-}
-
+/** The route's path parameters (decoded once per target, catalog-path.ts), bound to the request's logger. */
 export function readCatalogPath(ctx: RouteContext): CatalogPath {
-  const raw = rawPathParams(ctx.specPath, ctx.request.raw.url ?? '/');
-  const prefix = raw.prefix === undefined ? '' : decodeSegment(raw.prefix, 'BAD_REQUEST', 'prefix');
-  const namespace = raw.namespace === undefined ? [] : decodeNamespacePath(raw.namespace);
-  const table = raw.table === undefined ? '' : decodeSegment(raw.table, 'INVALID_IDENTIFIER', 'table name');
-  const bindings: Record<string, unknown> = { catalog: prefix };
-  if (raw.namespace !== undefined) bindings.namespace = namespace;
-  if (raw.table !== undefined) bindings.table = table;
+  const { path, bindings } = decodeCatalogPath(ctx.specPath, ctx.request.raw.url ?? '/');
   bindRequestLog(ctx.request, ctx.reply, bindings);
-  return { prefix, namespace, table };
+  return path;
 }
 
 /** The caller, for catalogs that authorize through an upstream; what its planning answers held is noted for the audit line. */

@@ -99,12 +99,17 @@ export function createService(options: ServiceOptions): Service {
   const catalogs = new Map(options.catalogs);
   /** LoadTable answers per parsed metadata, living as long as the catalog keeps that metadata. */
   const serialised = new WeakMap<object, Map<string, LoadTableResponse>>();
-  /** The same answers by the LoadedTable object a catalog handed out, per prefix and snapshots mode. */
-  const byLoaded = new WeakMap<LoadedTable, Map<string, LoadTableResponse>>();
-  const remember = (table: LoadedTable, key: string, response: LoadTableResponse): LoadTableResponse => {
-    let modes = byLoaded.get(table);
-    if (!modes) byLoaded.set(table, (modes = new Map()));
-    modes.set(key, response);
+  /**
+   * The same answers by the LoadedTable object a catalog handed out, per prefix and snapshots
+   * mode: two lookups by strings the request already holds, rather than a key built per request.
+   */
+  const byLoaded = new WeakMap<LoadedTable, Map<string, Partial<Record<SnapshotsMode, LoadTableResponse>>>>();
+  const remember = (table: LoadedTable, prefix: string, mode: SnapshotsMode, response: LoadTableResponse): LoadTableResponse => {
+    let prefixes = byLoaded.get(table);
+    if (!prefixes) byLoaded.set(table, (prefixes = new Map()));
+    let modes = prefixes.get(prefix);
+    if (!modes) prefixes.set(prefix, (modes = {}));
+    modes[mode] = response;
     return response;
   };
 
@@ -210,7 +215,7 @@ export function createService(options: ServiceOptions): Service {
       const mode = parseSnapshotsMode(snapshots);
       if (!catalog?.loadedTable || mode === undefined) return undefined;
       const table = catalog.loadedTable(identifier);
-      return table && byLoaded.get(table)?.get(`${prefix}\0${mode}`);
+      return table && byLoaded.get(table)?.get(prefix)?.[mode];
     },
 
     async loadTable(prefix, identifier, snapshots) {
@@ -220,14 +225,13 @@ export function createService(options: ServiceOptions): Service {
       const table = await catalog.loadTable(id);
       // A catalog hands out one LoadedTable while its resolution is reused (refresh-ms): its answer
       // is found by that object and the mode, without building the key below.
-      const asked = `${prefix}\0${mode}`;
-      const answered = byLoaded.get(table)?.get(asked);
+      const answered = byLoaded.get(table)?.get(prefix)?.[mode];
       if (answered) return answered;
       // An unchanged metadata file is serialised once per representation (issue #12: warm loads from memory).
       const key = JSON.stringify([prefix, id.namespace, id.name, table.metadataLocation, mode, table.config]);
       let views = serialised.get(table.metadata);
       const held = views?.get(key);
-      if (held) return remember(table, asked, held);
+      if (held) return remember(table, prefix, mode, held);
       const config = { ...table.config };
       // REST spec loadTable: `snapshots=refs` returns only snapshots referenced by branches or tags.
       const metadata = tableMetadataToJson(table.metadata, { snapshots: mode });
@@ -235,7 +239,7 @@ export function createService(options: ServiceOptions): Service {
       const response = { result, body: Buffer.from(stringifyJson(result)), etag: loadTableETag(prefix, id, table.metadataLocation, mode, config) };
       if (!views) serialised.set(table.metadata, (views = new Map()));
       views.set(key, response);
-      return remember(table, asked, response);
+      return remember(table, prefix, mode, response);
     },
 
     planTableScan(prefix, identifier, body, caller) {

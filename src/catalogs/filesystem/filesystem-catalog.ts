@@ -142,10 +142,6 @@ class FilesystemCatalog implements Catalog {
   }
 }
 
-/**
- * What clients see as the metadata file: `<location>/metadata/<file>` (engines expect the file under
- * the table location; the table's FileIO maps it back here), or a file:// URL when no location is recorded.
- */
 /** The resolution cache key: levels and name joined by NUL, which checkIdentifier refuses inside any of them. */
 function resolutionKey(identifier: TableIdentifier): string {
   return [...identifier.namespace, identifier.name].join('\0');
@@ -167,6 +163,10 @@ interface Resolution {
   settled?: LoadedTable;
 }
 
+/**
+ * What clients see as the metadata file: `<location>/metadata/<file>` (engines expect the file under
+ * the table location; the table's FileIO maps it back here), or a file:// URL when no location is recorded.
+ */
 function metadataLocation(metadata: TableMetadata, localFile: string, file: string): string {
   const location = metadata.location.replace(/\/+$/, '');
   return location === '' ? pathToFileURL(localFile).href : `${location}/metadata/${file}`;
