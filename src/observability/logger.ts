@@ -244,7 +244,7 @@ export function writeLine(logger: Logger, level: 'info', fields: LineFields, msg
   const own = logger as unknown as Record<symbol, unknown>;
   const time = (own[pino.symbols.timeSym] as () => string)();
   const bindings = own[pino.symbols.chindingsSym] as string;
-  (own[pino.symbols.streamSym] as DestinationStream).write(`{"level":${logger.levels.values[level]}${time}${bindings}${fields.text},"msg":${JSON.stringify(msg)}}\n`);
+  (own[pino.symbols.streamSym] as DestinationStream).write(`{"level":${logger.levels.values[level]}${time}${bindings}${fields.text},"msg":${jsonString(msg)}}\n`);
 }
 
 const LEVEL_METHODS = new Set<PropertyKey>(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
