@@ -10,9 +10,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LineFields, writeLine, type Logger } from '../observability/index.js';
 import { accessOf } from './access.js';
 import { accessLineFields, boundText } from './access-line.js';
+import { decodeCatalogPath } from './catalog-path.js';
 import type { RequestOutcome } from './request-outcome.js';
 import { rawBodyOf } from './read-body.js';
-import { decodeNamespacePath, decodeSegment, rawPathParams } from './request-params.js';
 import { transactionTables } from './transaction-tables.js';
 
 const TABLE = '/v1/{prefix}/namespaces/{namespace}/tables/{table}';
@@ -39,33 +39,36 @@ export function auditedOperations(specPath: string): ReadonlyMap<string, string>
   return new Map(OPERATIONS.filter(([route]) => route === specPath).map(([, method, name]) => [method, name] as const));
 }
 
-/** Where the request was: catalog, namespace levels and table, from its path (as the route read them). */
-export function tableOf(specPath: string, url: string): { catalog?: string; namespace?: string[]; table?: string } {
+/**
+ * Where the request was: catalog, namespace levels and table, from its path as the route reads
+ * it (catalog-path.ts, decoded once per request target); nothing for a path that does not decode.
+ */
+export function tableOf(specPath: string, url: string): { catalog?: string; namespace?: readonly string[]; table?: string } {
+  return (decodedBindings(specPath, url) ?? {}) as { catalog?: string; namespace?: readonly string[]; table?: string };
+}
+
+function decodedBindings(specPath: string, url: string): Readonly<Record<string, unknown>> | undefined {
   try {
-    const raw = rawPathParams(specPath, url);
-    const where: { catalog?: string; namespace?: string[]; table?: string } = {};
-    if (raw.prefix !== undefined) where.catalog = decodeSegment(raw.prefix, 'BAD_REQUEST', 'prefix');
-    if (raw.namespace !== undefined) where.namespace = [...decodeNamespacePath(raw.namespace)];
-    if (raw.table !== undefined) where.table = decodeSegment(raw.table, 'BAD_REQUEST', 'table');
-    return where;
+    return decodeCatalogPath(specPath, url).bindings;
   } catch {
     // a path that does not decode was refused (400) before it named anything
-    return {};
+    return undefined;
   }
 }
 
 const WHERE = Symbol('audit line catalog, namespace, table');
 
 /**
- * The line's catalog, namespace and table members: as the route bound them to the request's log
- * (catalog-routes.ts readCatalogPath), formatted once per decoded path (access-line.ts
- * boundText), else read from the path. Decoding the path again and formatting it per audited
- * request were a measurable share of a warm load-table (issue #12 profile).
+ * The line's catalog, namespace and table members, formatted once per decoded request target
+ * (access-line.ts boundText): as the route bound them to the request's log (catalog-routes.ts
+ * readCatalogPath), else as the path reads (a request passed through to an upstream binds only
+ * its catalog). Decoding the path again and formatting it per audited request were a measurable
+ * share of a warm load-table (issue #12 profile).
  */
 function whereMembers(specPath: string, request: FastifyRequest): string {
   const bound = accessLineFields(request);
-  if (typeof bound?.catalog === 'string' && Array.isArray(bound.namespace) && typeof bound.table === 'string') return boundText(bound, WHERE, formatWhere);
-  return formatWhere(tableOf(specPath, request.raw.url ?? '/'));
+  const where = typeof bound?.catalog === 'string' && Array.isArray(bound.namespace) && typeof bound.table === 'string' ? bound : decodedBindings(specPath, request.raw.url ?? '/');
+  return where === undefined ? '' : boundText(where, WHERE, formatWhere);
 }
 
 function formatWhere(where: { readonly catalog?: unknown; readonly namespace?: unknown; readonly table?: unknown }): string {
