@@ -197,7 +197,8 @@ for (const [label, key] of [['nginx proxy_pass', 'nginx'], ['smallest http-proxy
     added.push(l.p50 - base.p50);
     p99 = Math.max(p99, l.p99);
   }
-  const pairs = added.map((a) => `+${a.toFixed(3)}`).join(', ');
-  console.log(`  ${label.padEnd(42)} +${median(added).toFixed(3)} ms   (pairs ${pairs}; worst p99 ${p99.toFixed(2)} ms)${key === 'door' ? '   (goal <= 0.3 ms)' : ''}`);
+  const signed = (ms: number) => `${ms < 0 ? '' : '+'}${ms.toFixed(3)}`;
+  const pairs = added.map(signed).join(', ');
+  console.log(`  ${label.padEnd(42)} ${signed(median(added))} ms   (pairs ${pairs}; worst p99 ${p99.toFixed(2)} ms)${key === 'door' ? '   (goal <= 0.3 ms)' : ''}`);
 }
 process.exit(0);
