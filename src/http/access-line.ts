@@ -29,33 +29,22 @@ export function accessLineFields(request: FastifyRequest): Readonly<Record<strin
 }
 
 /**
- * Text kept on a bindings record that many requests share (catalog-routes.ts keeps one per
- * decoded path): the members a line writes for it, formatted by the first request that writes
- * them. Held under symbols, not enumerable, so neither pino's child bindings nor a copy of the
- * record (a merge with other bindings) carries them: a merged record is formatted per request.
+ * A bindings record that many requests share (catalog-path.ts keeps one per decoded request
+ * target) carries its access-line members, formatted once when it is made, under a symbol that
+ * is not enumerable: neither pino's child bindings nor a copy of the record (a merge with other
+ * bindings, as with auth on) carries it, so a merged record is formatted per request.
  */
-const TEXTS = Symbol('icefront.bindingTexts');
-type WithTexts = Readonly<Record<string, unknown>> & { [TEXTS]?: Map<symbol, string> };
+const MEMBERS = Symbol('icefront.accessLineMembers');
 
-/** `bindings`, marked as shared by many requests: the texts formatted for it are kept. */
+/** `bindings`, frozen, with its access-line members formatted once for every request that shares it. */
 export function sharedBindings<T extends Record<string, unknown>>(bindings: T): Readonly<T> {
-  Object.defineProperty(bindings, TEXTS, { value: new Map<symbol, string>() });
-  return bindings;
+  Object.defineProperty(bindings, MEMBERS, { value: formatMembers(bindings) });
+  return Object.freeze(bindings);
 }
 
-/** `format(bound)`, kept on `bound` under `kind` when the record is shared (sharedBindings). */
-export function boundText(bound: Readonly<Record<string, unknown>>, kind: symbol, format: (bound: Readonly<Record<string, unknown>>) => string): string {
-  const texts = (bound as WithTexts)[TEXTS];
-  if (texts === undefined) return format(bound);
-  let text = texts.get(kind);
-  if (text === undefined) texts.set(kind, (text = format(bound)));
-  return text;
-}
-
-const ACCESS_MEMBERS = Symbol('access line members');
 /** The access line's members for the bound fields, in their order (`,"catalog":"demo",…`). */
 export function accessLineMembers(bound: Readonly<Record<string, unknown>>): string {
-  return boundText(bound, ACCESS_MEMBERS, formatMembers);
+  return (bound as { [MEMBERS]?: string })[MEMBERS] ?? formatMembers(bound);
 }
 
 function formatMembers(bound: Readonly<Record<string, unknown>>): string {

@@ -9,8 +9,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LineFields, writeLine, type Logger } from '../observability/index.js';
 import { accessOf } from './access.js';
-import { accessLineFields, boundText } from './access-line.js';
-import { decodeCatalogPath } from './catalog-path.js';
+import { accessLineFields, accessLineMembers } from './access-line.js';
+import { decodeCatalogPath, type DecodedPath } from './catalog-path.js';
 import type { RequestOutcome } from './request-outcome.js';
 import { rawBodyOf } from './read-body.js';
 import { transactionTables } from './transaction-tables.js';
@@ -40,42 +40,28 @@ export function auditedOperations(specPath: string): ReadonlyMap<string, string>
 }
 
 /**
- * Where the request was: catalog, namespace levels and table, from its path as the route reads
- * it (catalog-path.ts, decoded once per request target); nothing for a path that does not decode.
+ * Where the request was, from its path as the route reads it (catalog-path.ts, decoded once per
+ * request target); undefined for a path that does not decode.
  */
-export function tableOf(specPath: string, url: string): { catalog?: string; namespace?: readonly string[]; table?: string } {
-  return (decodedBindings(specPath, url) ?? {}) as { catalog?: string; namespace?: readonly string[]; table?: string };
-}
-
-function decodedBindings(specPath: string, url: string): Readonly<Record<string, unknown>> | undefined {
+export function decodedPathOf(specPath: string, url: string): DecodedPath | undefined {
   try {
-    return decodeCatalogPath(specPath, url).bindings;
+    return decodeCatalogPath(specPath, url);
   } catch {
     // a path that does not decode was refused (400) before it named anything
     return undefined;
   }
 }
 
-const WHERE = Symbol('audit line catalog, namespace, table');
-
 /**
- * The line's catalog, namespace and table members, formatted once per decoded request target
- * (access-line.ts boundText): as the route bound them to the request's log (catalog-routes.ts
- * readCatalogPath), else as the path reads (a request passed through to an upstream binds only
- * its catalog). Decoding the path again and formatting it per audited request were a measurable
+ * The line's catalog, namespace and table members: those of the access line for the request's
+ * target, formatted once per decoded target (access-line.ts sharedBindings), whatever else the
+ * request bound (a principal) or did not (a request passed through to an upstream binds only its
+ * catalog). Decoding the path again and formatting it per audited request were a measurable
  * share of a warm load-table (issue #12 profile).
  */
 function whereMembers(specPath: string, request: FastifyRequest): string {
-  const bound = accessLineFields(request);
-  const where = typeof bound?.catalog === 'string' && Array.isArray(bound.namespace) && typeof bound.table === 'string' ? bound : decodedBindings(specPath, request.raw.url ?? '/');
-  return where === undefined ? '' : boundText(where, WHERE, formatWhere);
-}
-
-function formatWhere(where: { readonly catalog?: unknown; readonly namespace?: unknown; readonly table?: unknown }): string {
-  return new LineFields()
-    .str('catalog', where.catalog as string | undefined)
-    .str('namespace', where.namespace as readonly string[] | undefined)
-    .str('table', where.table as string | undefined).text;
+  const decoded = decodedPathOf(specPath, request.raw.url ?? '/');
+  return decoded === undefined ? '' : accessLineMembers(decoded.bindings);
 }
 
 /** The bytes of the answer when its length was declared (a streamed answer of unknown length has none). */

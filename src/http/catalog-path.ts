@@ -1,10 +1,11 @@
 /**
  * A catalog route's path parameters (prefix, namespace, table), decoded from the raw request
- * target (request-params.ts) and kept per route for the targets seen recently: engines ask for
+ * target (request-params.ts) and kept per route for the targets used most recently: engines ask for
  * the same few tables over and over, and decoding the path, building its log bindings and
  * formatting them into the access and audit lines was a measurable share of a warm load-table
  * (issue #12 profile). What is kept is frozen and shared by every request for that target.
  */
+import { LRUCache } from 'lru-cache';
 import type { Namespace } from '../catalogs/index.js';
 import { sharedBindings } from './access-line.js';
 import { decodeNamespacePath, decodeSegment, rawPathParams } from './request-params.js';
@@ -22,12 +23,12 @@ export interface DecodedPath {
   readonly bindings: Readonly<Record<string, unknown>>;
 }
 
-/** Request targets kept per route; the oldest is dropped first. */
+/** Request targets kept per route; the least recently used is dropped first. */
 export const KEPT_TARGETS = 256;
 /** Longer targets are decoded each time (they are rare, and each kept one costs its length). */
 const MAX_KEPT_TARGET = 256;
 
-const kept = new Map<string, Map<string, DecodedPath>>();
+const kept = new Map<string, LRUCache<string, DecodedPath>>();
 
 /**
  * The path parameters of `url` under the spec template `specPath`. A malformed target throws
@@ -39,8 +40,7 @@ export function decodeCatalogPath(specPath: string, url: string): DecodedPath {
   if (held !== undefined) return held;
   const decoded = decode(specPath, url);
   if (url.length <= MAX_KEPT_TARGET) {
-    if (targets === undefined) kept.set(specPath, (targets = new Map()));
-    if (targets.size >= KEPT_TARGETS) targets.delete(targets.keys().next().value!);
+    if (targets === undefined) kept.set(specPath, (targets = new LRUCache({ max: KEPT_TARGETS })));
     targets.set(url, decoded);
   }
   return decoded;
@@ -54,5 +54,5 @@ function decode(specPath: string, url: string): DecodedPath {
   const bindings: Record<string, unknown> = { catalog: prefix };
   if (raw.namespace !== undefined) bindings.namespace = namespace;
   if (raw.table !== undefined) bindings.table = table;
-  return Object.freeze({ path: Object.freeze({ prefix, namespace, table }), bindings: Object.freeze(sharedBindings(bindings)) });
+  return Object.freeze({ path: Object.freeze({ prefix, namespace, table }), bindings: sharedBindings(bindings) });
 }

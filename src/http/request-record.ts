@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Activity, Logger, Metrics, PlanRecord } from '../observability/index.js';
 import { accessOf } from './access.js';
 import { accessLineFields } from './access-line.js';
-import { auditedOperations, responseBytes, tableOf, writeAuditLine } from './audit-line.js';
+import { auditedOperations, decodedPathOf, responseBytes, writeAuditLine } from './audit-line.js';
 import { outcomeOf, type RequestOutcome } from './request-outcome.js';
 
 export interface RecordOptions {
@@ -44,7 +44,7 @@ export function responseRecorder(options: RecordOptions, specPath: string): OnRe
 }
 
 function planRecord(specPath: string, request: FastifyRequest, reply: FastifyReply, outcome: RequestOutcome | undefined): Omit<PlanRecord, 'at'> {
-  const { catalog = '', namespace = [], table = '' } = tableOf(specPath, request.raw.url ?? '/');
+  const { prefix: catalog, namespace, table } = decodedPathOf(specPath, request.raw.url ?? '/')?.path ?? { prefix: '', namespace: [], table: '' };
   const principal = accessOf(request)?.principal.name;
   const bytes = responseBytes(reply);
   const pruning = outcome?.pruning;
