@@ -13,6 +13,7 @@ import {
   type ManifestFile,
   type PartitionSpec,
   type Schema,
+  type Snapshot,
   type TableMetadata,
 } from '../../iceberg/index.js';
 import { DeleteFileIndex } from '../deletes/index.js';
@@ -138,16 +139,34 @@ export class ScanContext {
     return e;
   }
 
-  /** The snapshot's manifests (read once per scan); empty for a table without snapshots. */
+  /**
+   * The manifests the scan reads from (once per scan): the snapshot's, or for an incremental
+   * scan every append's own data manifests; empty for a table without snapshots.
+   */
   manifests(): Promise<readonly ManifestFile[]> {
-    if (this.target.kind === 'empty') return Promise.resolve([]);
-    const snapshot = this.target.snapshot;
-    this.manifestsMemo ??= this.options.source.manifests(snapshot).then((listed) => {
-      const m = distinctManifests(listed);
-      this.stats.manifests = m.length;
-      return m;
-    });
+    const target = this.target;
+    if (target.kind === 'empty') return Promise.resolve([]);
+    this.manifestsMemo ??= (target.kind === 'incremental' ? this.appendedManifests(target.appends, target.appendSnapshotIds) : this.options.source.manifests(target.snapshot)).then(
+      (listed) => {
+        const m = distinctManifests(listed);
+        this.stats.manifests = m.length;
+        return m;
+      },
+    );
     return this.manifestsMemo;
+  }
+
+  /**
+   * §12.8, Java BaseIncrementalAppendScan.appendFilesFromSnapshots: each append of the range
+   * contributes the data manifests it wrote, found in its own manifest list. The end snapshot's
+   * list is not enough: a later delete, overwrite, compaction or manifest rewrite in the range
+   * may have moved an appended file into a manifest another snapshot wrote, as EXISTING or
+   * DELETED, and Java still returns it. Oldest append first; a manifest kept by later appends
+   * is listed once.
+   */
+  private async appendedManifests(appends: readonly Snapshot[], ids: ReadonlySet<bigint>): Promise<ManifestFile[]> {
+    const lists = await Promise.all(appends.map((s) => this.limit(() => this.options.source.manifests(s))));
+    return lists.flat().filter((m) => m.content === 0 && ids.has(m.addedSnapshotId));
   }
 
   private keep(m: ManifestFile): boolean {
@@ -220,7 +239,9 @@ export class ScanContext {
   }
 
   private deleteIndexKey(): string | undefined {
-    if (this.options.tableKey === undefined || this.target.kind === 'empty') return undefined;
+    // An incremental scan's index is empty and built for nothing: shared under its end snapshot's
+    // key, it would stand for that snapshot's real deletes in a point-in-time plan.
+    if (this.options.tableKey === undefined || this.target.kind !== 'snapshot') return undefined;
     const { filter, caseSensitive } = this.request;
     return JSON.stringify([this.options.tableKey, String(this.target.snapshot.snapshotId), this.schema.schemaId, caseSensitive, filterKey(filter)]);
   }

@@ -19,10 +19,14 @@ export type ScanTarget =
   /** The table has no snapshot to read: the plan is empty. */
   | { readonly kind: 'empty'; readonly schema: Schema }
   | { readonly kind: 'snapshot'; readonly snapshot: Snapshot; readonly schema: Schema }
-  /** Files added by the append snapshots in (start, end]. */
+  /**
+   * Files added by the append snapshots in (start, end]: `snapshot` is the end, `appends` the
+   * append snapshots of the range, oldest first, whose own manifest lists the scan reads.
+   */
   | {
       readonly kind: 'incremental';
       readonly snapshot: Snapshot;
+      readonly appends: readonly Snapshot[];
       readonly appendSnapshotIds: ReadonlySet<bigint>;
       readonly schema: Schema;
     };
@@ -56,26 +60,32 @@ function pinnedScanSchema(meta: TableMetadata, snapshot: Snapshot, request: Scan
   return scanNamesResolve(request, atSnapshot) ? atSnapshot : current;
 }
 
-// Spec PlanTableScanRequest: start-snapshot-id is exclusive, end-snapshot-id inclusive; only
-// `append` snapshots contribute (Java BaseIncrementalAppendScan).
+/**
+ * Spec PlanTableScanRequest: start-snapshot-id is exclusive, end-snapshot-id inclusive; only
+ * `append` snapshots contribute (Java BaseIncrementalAppendScan.appendsBetween over
+ * SnapshotUtil.ancestorsBetween). As Java's fromSnapshotExclusive checks
+ * (SnapshotUtil.isParentAncestorOf), start must be the parent of one of end's ancestors, so a
+ * start expired since still bounds the range; unlike Java, start == end is the empty range
+ * (start, end], which ancestorsBetween itself yields, rather than an error.
+ */
 function incremental(meta: TableMetadata, request: ScanRequest): ScanTarget {
   const end = requireSnapshot(meta, request.endSnapshotId!, 'end-snapshot-id');
   const start = request.startSnapshotId;
-  if (start !== undefined) requireSnapshot(meta, start, 'start-snapshot-id');
-  const ids = new Set<bigint>();
-  let found = start === undefined;
+  const appends: Snapshot[] = [];
+  let found = start === undefined || start === end.snapshotId;
   const seen = new Set<bigint>();
-  for (let s: Snapshot | undefined = end; s && !seen.has(s.snapshotId); s = parentOf(meta, s)) {
-    if (s.snapshotId === start) {
+  for (let s: Snapshot | undefined = start === end.snapshotId ? undefined : end; s && !seen.has(s.snapshotId); s = parentOf(meta, s)) {
+    seen.add(s.snapshotId);
+    if (s.summary['operation'] === 'append') appends.push(s);
+    if (start !== undefined && s.parentSnapshotId === start) {
       found = true;
       break;
     }
-    seen.add(s.snapshotId);
-    if (s.summary['operation'] === 'append') ids.add(s.snapshotId);
   }
   if (!found)
     throw fail('INVALID_SCAN', `Invalid scan: start-snapshot-id ${start} is not an ancestor of end-snapshot-id ${end.snapshotId}`);
-  return { kind: 'incremental', snapshot: end, appendSnapshotIds: ids, schema: currentSchema(meta) };
+  appends.reverse();
+  return { kind: 'incremental', snapshot: end, appends, appendSnapshotIds: new Set(appends.map((s) => s.snapshotId)), schema: currentSchema(meta) };
 }
 
 function parentOf(meta: TableMetadata, s: Snapshot): Snapshot | undefined {

@@ -15,43 +15,61 @@ async function plan(table: string, body: Record<string, unknown>): Promise<strin
   return result.tasks.map((task) => task.data.file.filePath);
 }
 
-async function snapshotIds(table: string): Promise<bigint[]> {
+/** The snapshots of a table in commit order, with what their writer recorded in the summary. */
+async function snapshotsOf(table: string): Promise<Array<{ id: bigint; operation: string; added: number }>> {
   const [ns, name] = table.split('.') as [string, string];
   const { metadata } = await catalog.loadTable({ namespace: [ns], name });
-  return [...metadata.snapshots].sort((a, b) => (a.sequenceNumber < b.sequenceNumber ? -1 : 1)).map((s) => s.snapshotId);
+  return [...metadata.snapshots]
+    .sort((a, b) => (a.sequenceNumber < b.sequenceNumber ? -1 : 1))
+    .map((s) => ({ id: s.snapshotId, operation: s.summary['operation'] ?? '', added: Number(s.summary['added-data-files'] ?? 0) }));
 }
 
 t.test('an incremental append scan returns the files the appends in (start, end] added', async (t) => {
-  const [s1, s2, s3] = await snapshotIds('sales.orders');
-  const at1 = await plan('sales.orders', { 'snapshot-id': s1 });
-  const at2 = await plan('sales.orders', { 'snapshot-id': s2 });
-  const added = await plan('sales.orders', { 'start-snapshot-id': s1, 'end-snapshot-id': s2 });
-  t.same(added, at2.filter((f) => !at1.includes(f)), '(s1, s2] = the files s2 appended');
-  t.ok(added.length > 0);
-  const fromStart = await plan('sales.orders', { 'end-snapshot-id': s2 });
-  t.same(fromStart, at2, 'no start: every append up to s2');
-  const throughOverwrite = await plan('sales.orders', { 'start-snapshot-id': s1, 'end-snapshot-id': s3 });
-  t.ok(throughOverwrite.every((f) => added.includes(f)), 'the overwrite at s3 is not an append: it adds nothing to the range');
-  t.same(await plan('sales.orders', { 'start-snapshot-id': s2, 'end-snapshot-id': s2 }), [], 'an empty range is empty');
+  const [s1, s2, s3] = await snapshotsOf('sales.orders');
+  t.same([s1!.operation, s2!.operation, s3!.operation], ['append', 'append', 'overwrite'], 'the demo orders table: two appends, then an overwrite');
+  const at1 = await plan('sales.orders', { 'snapshot-id': s1!.id });
+  const at2 = await plan('sales.orders', { 'snapshot-id': s2!.id });
+  const added = await plan('sales.orders', { 'start-snapshot-id': s1!.id, 'end-snapshot-id': s2!.id });
+  t.equal(added.length, s2!.added, `(s1, s2] = the ${s2!.added} files s2's summary says it added`);
+  t.same(added, at2.filter((f) => !at1.includes(f)), '(s1, s2] = the files live at s2 and not at s1');
+  t.same(await plan('sales.orders', { 'end-snapshot-id': s2!.id }), at2, 'no start: every append up to s2');
+  // Java BaseIncrementalAppendScan: only appends contribute, and each contributes every file it
+  // added, even one the later overwrite removed (the overwrite deleted 2 files).
+  const throughOverwrite = await plan('sales.orders', { 'start-snapshot-id': s1!.id, 'end-snapshot-id': s3!.id });
+  t.same(throughOverwrite, added, 'the overwrite at s3 adds nothing to the range and takes nothing from it');
+  t.same(await plan('sales.orders', { 'start-snapshot-id': s2!.id, 'end-snapshot-id': s2!.id }), [], 'an empty range is empty');
   try {
-    await plan('sales.orders', { 'start-snapshot-id': s3, 'end-snapshot-id': s1 });
+    await plan('sales.orders', { 'start-snapshot-id': s3!.id, 'end-snapshot-id': s1!.id });
     t.fail('a start that is not an ancestor of the end must fail');
   } catch (err) {
     t.ok(isIcefrontError(err, 'INVALID_SCAN'), 'start after end → 400 INVALID_SCAN');
+    t.match((err as Error).message, `${s3!.id}`, 'the message names the start');
+    t.match((err as Error).message, `${s1!.id}`, 'and the end');
   }
 });
 
-t.test('an incremental scan attaches no deletes (Java BaseIncrementalAppendScan)', async (t) => {
-  const ids = await snapshotIds('sales.returns');
-  const [ns, name] = ['sales', 'returns'];
-  const loaded = await catalog.loadTable({ namespace: [ns], name });
-  const result = await planFiles(
-    loaded.metadata,
-    parseScanRequest({ 'end-snapshot-id': ids[ids.length - 1] }),
-    { source: fileManifestSource(loaded.io, loaded.metadata) },
-  );
-  t.ok(result.tasks.length > 0);
-  t.ok(result.tasks.every((task) => task.deletes.length === 0));
+t.test('an incremental scan attaches no deletes, where a point-in-time scan of the same files does', async (t) => {
+  const snapshots = await snapshotsOf('sales.returns');
+  const end = snapshots[snapshots.length - 1]!;
+  const appended = snapshots.filter((s) => s.operation === 'append').reduce((n, s) => n + s.added, 0);
+  const loaded = await catalog.loadTable({ namespace: ['sales'], name: 'returns' });
+  const source = fileManifestSource(loaded.io, loaded.metadata);
+  // One delete-index cache for both plans, as a server shares it between requests: an incremental
+  // plan must not leave an empty index where the point-in-time plan of its end snapshot looks.
+  const shared = new Map<string, Promise<unknown>>();
+  const deleteIndexCache: NonNullable<Parameters<typeof planFiles>[2]['deleteIndexCache']> = (key, build) => {
+    if (!shared.has(key)) shared.set(key, build());
+    return shared.get(key) as ReturnType<typeof build>;
+  };
+  const options = { source, tableKey: loaded.metadata.tableUuid ?? loaded.metadata.location, deleteIndexCache };
+  const incremental = await planFiles(loaded.metadata, parseScanRequest({ 'end-snapshot-id': end.id }), options);
+  const pointInTime = await planFiles(loaded.metadata, parseScanRequest({ 'snapshot-id': end.id }), options);
+  t.equal(incremental.tasks.length, appended, `every file the appends added (${appended}, by their summaries), the overwritten one too`);
+  t.same(incremental.tasks.filter((task) => task.deletes.length > 0).map((task) => task.data.file.filePath), [], 'no task of the incremental plan carries a delete');
+  const withDeletes = pointInTime.tasks.filter((task) => task.deletes.length > 0).map((task) => task.data.file.filePath);
+  t.ok(withDeletes.length > 0, `the point-in-time plan of the end snapshot attaches deletes to ${withDeletes.length} files`);
+  const incrementalFiles = incremental.tasks.map((task) => task.data.file.filePath);
+  t.ok(withDeletes.some((f) => incrementalFiles.includes(f)), 'to files the incremental plan also holds');
 });
 
 t.test('case-sensitive false binds column names in any case; true refuses them', async (t) => {
