@@ -7,6 +7,19 @@ Jobs (JSON):
    "snapshotId": "<int64 as a string, optional: VERSION AS OF>"}
                                                                            → rows summary + files read
                                                                              (SELECT DISTINCT _file, a second query)
+  {"client": "spark", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "...",
+   "startSnapshotId": "<int64>", "endSnapshotId": "<int64>"}               Spark's own incremental read
+                                                                           (read options start-/end-snapshot-id)
+  {"client": "spark", "parquet": ["<data file>", ...], "columns": [...], "filter": "..."}
+                                                                           → rows of those Parquet files, read as
+                                                                             plain Parquet (no Iceberg involved)
+  {"client": "spark", "catalog": CAT, "incremental": "ns.t", "cases": [
+     {"start": "<int64>" | null, "end": "<int64>", "inclusive": bool, "filter": <REST filter JSON> | null}]}
+                                                                           → {"cases": [{"files": [...]} | {"error": "..."}]}:
+                                                                             Iceberg Java's own IncrementalAppendScan
+                                                                             (fromSnapshotExclusive, or fromSnapshotInclusive
+                                                                             when `inclusive`, .toSnapshot(end).filter(...)
+                                                                             .planFiles()) on the catalog's table, via Py4J
 CAT = {"name": "ice", "uri": "http://127.0.0.1:<port>", "warehouse": "<name>" (optional),
        "planning": "server" | "client"}
    or {"name": "h", "type": "hadoop", "warehouse": "file:///<folder>"}: Iceberg's HadoopCatalog
@@ -82,7 +95,11 @@ def catalog(cat) -> str:
 
 def run(job) -> dict:
     spark = session()
+    if "parquet" in job:
+        return _parquet_rows(spark, job)
     name = catalog(job["catalog"])
+    if "incremental" in job:
+        return {"cases": [_incremental_files(spark, f"{name}.{job['incremental']}", c) for c in job["cases"]]}
     if "sql" in job:
         for stmt in job["sql"]:
             spark.sql(stmt.replace("{catalog}", name)).collect()
@@ -94,6 +111,14 @@ def run(job) -> dict:
     source = f"{name}.{job['table']}"
     if job.get("snapshotId"):
         source += f" VERSION AS OF {int(job['snapshotId'])}"
+    if job.get("endSnapshotId"):
+        reader = spark.read.format("iceberg").option("end-snapshot-id", str(int(job["endSnapshotId"])))
+        if job.get("startSnapshotId"):
+            reader = reader.option("start-snapshot-id", str(int(job["startSnapshotId"])))
+        df = reader.load(source)
+        df = df.where(job["filter"]) if job.get("filter") else df
+        df = df.selectExpr(*(f"`{c}`" for c in job["columns"]))
+        return summarize([_zoned(r.asDict(recursive=True), df.schema) for r in df.collect()], None)
     df = spark.sql(f"SELECT {cols} FROM {source}{where}")
     rows = [_zoned(r.asDict(recursive=True), df.schema) for r in df.collect()]
     files = None
@@ -110,6 +135,46 @@ def run(job) -> dict:
     if files_error:
         out["filesError"] = files_error
     return out
+
+
+def _incremental_files(spark, table_name, case) -> dict:
+    """Iceberg Java's IncrementalAppendScan.planFiles() for one range: the data files, sorted."""
+    from py4j.protocol import Py4JJavaError
+
+    jvm = spark._jvm
+    Long = jvm.java.lang.Long
+    try:
+        table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(spark._jsparkSession, table_name)
+        scan = table.newIncrementalAppendScan()
+        if case.get("start") is not None:
+            start = Long.parseLong(case["start"])
+            scan = scan.fromSnapshotInclusive(start) if case.get("inclusive") else scan.fromSnapshotExclusive(start)
+        scan = scan.toSnapshot(Long.parseLong(case["end"]))
+        if case.get("filter") is not None:
+            scan = scan.filter(jvm.org.apache.iceberg.expressions.ExpressionParser.fromJson(json.dumps(case["filter"])))
+        tasks = scan.planFiles()
+        files = []
+        try:
+            it = tasks.iterator()
+            while it.hasNext():
+                files.append(it.next().file().location())
+        finally:
+            tasks.close()
+        return {"files": sorted(files)}
+    except Py4JJavaError as e:
+        return {"error": f"{e.java_exception.getClass().getName()}: {e.java_exception.getMessage()}"}
+    except Exception as e:  # pyspark re-raises some Java exceptions as its own (IllegalArgumentException)
+        return {"error": f"{type(e).__name__}: {e}"}
+
+
+def _parquet_rows(spark, job) -> dict:
+    """Rows of the given data files read as plain Parquet: what a file set holds, Iceberg aside."""
+    if not job["parquet"]:
+        return summarize([], None)
+    df = spark.read.parquet(*job["parquet"])
+    df = df.where(job["filter"]) if job.get("filter") else df
+    df = df.selectExpr(*(f"`{c}`" for c in job["columns"]))
+    return summarize([_zoned(r.asDict(recursive=True), df.schema) for r in df.collect()], None)
 
 
 def _zoned(row, schema) -> dict:

@@ -34,7 +34,26 @@ export interface HadoopCatalogRef {
 export type Job =
   | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly sql: readonly string[] }
   | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly query: string }
+  /** Rows of these data files read as plain Parquet (no Iceberg): what a planned file set holds. */
+  | { readonly client: 'spark'; readonly parquet: readonly string[]; readonly columns: readonly string[]; readonly filter?: string }
+  /** Iceberg Java's own IncrementalAppendScan.planFiles() for each range (→ IncrementalFiles). */
+  | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly incremental: string; readonly cases: readonly IncrementalRange[] }
   | ScanJob;
+
+/** One range for Iceberg Java's IncrementalAppendScan; ids are int64 decimal strings. */
+export interface IncrementalRange {
+  /** fromSnapshotExclusive (or fromSnapshotInclusive with `inclusive`); none: from the oldest ancestor. */
+  readonly start: string | null;
+  readonly end: string;
+  readonly inclusive?: boolean;
+  /** A REST filter (Java ExpressionParser.fromJson). */
+  readonly filter: unknown;
+}
+
+/** Per range, in order: the planned data files (sorted), or the exception Java threw. */
+export interface IncrementalFiles {
+  readonly cases: ReadonlyArray<{ readonly files: readonly string[] } | { readonly error: string }>;
+}
 
 export interface ScanJob {
   readonly client: 'spark' | 'pyiceberg' | 'duckdb';
@@ -47,6 +66,9 @@ export interface ScanJob {
   readonly filter?: string;
   /** Read this snapshot (time travel); a decimal string, since snapshot ids are int64. */
   readonly snapshotId?: string;
+  /** Spark only: an incremental read (start exclusive, end inclusive) instead of `snapshotId`. */
+  readonly startSnapshotId?: string;
+  readonly endSnapshotId?: string;
   /** Spark: also list the files rows came from (default true). */
   readonly files?: boolean;
 }
