@@ -54,7 +54,9 @@ export function asInt(v: unknown, path: string): number {
 
 export function asLong(v: unknown, path: string): bigint {
   if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  // a number beyond ±(2^53−1) was rounded by whoever parsed it (parseJson makes those bigints)
+  if (typeof v === 'number' && Number.isInteger(v)) throw invalid(path, `must be a long read exactly, got ${v}, which a lossy JSON parse rounded`);
   throw invalid(path, `must be a long, got ${describe(v)}`);
 }
 

@@ -5,6 +5,7 @@ import {
   currentSnapshot,
   defaultSpec,
   metadataFileText,
+  parseJson,
   parseTableMetadata,
   schemaById,
   snapshotById,
@@ -136,9 +137,15 @@ t.test('gzip-compressed metadata files are read through metadataFileText', async
   t.equal(metadataFileText(Buffer.from('{"a":1}')), '{"a":1}');
 });
 
-t.test('an already parsed value is accepted as input', async (t) => {
+t.test('an already parsed value is accepted as input, and a rounded 64-bit id in one is refused', async (t) => {
   const m = parseTableMetadata(JSON.parse(V1_LEGACY));
   t.equal(m.currentSnapshotId, 7001n);
+  const exact = parseTableMetadata(parseJson(V2));
+  t.equal(exact.currentSnapshotId, 3055729675574597004n, 'parseJson keeps an id above 2^53 exact');
+  t.equal(snapshotById(exact, 3052729675574597004n)?.parentSnapshotId, 3051729675574597004n);
+  // JSON.parse rounds 3055729675574597004 to 3055729675574597120: another snapshot's id, or none
+  t.not(BigInt(Number(3055729675574597004n)), 3055729675574597004n, 'the sample id is one a double cannot hold');
+  t.throws(() => parseTableMetadata(JSON.parse(V2)), { code: 'INVALID_METADATA', message: /snapshot-id' must be a long read exactly, got 30517296755745970\d\d, which a lossy JSON parse rounded/ }, 'JSON.parse rounded it: refused, not used');
 });
 
 function without(text: string, mutate: (o: Record<string, any>) => void): string {
