@@ -17,7 +17,7 @@ export interface IcebergErrorResponse {
 const FASTIFY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string }>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', message: 'Request body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', message: 'Request body is empty but declared as JSON' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: "Request body is too large: more than the server's limit (server.body-limit in its configuration)" },
   // a body whose Content-Type is absent or not a media type (server.ts words the other case alike)
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'UNSUPPORTED_MEDIA_TYPE',

@@ -2,6 +2,11 @@ import type { Readable } from 'node:stream';
 import { fail } from '../errors/index.js';
 import { requestSlot } from './request-slot.js';
 
+/** The 413's message: the limit, and the setting an operator raises it with. */
+export function bodyTooLarge(limit: number): string {
+  return `Request body is too large: more than ${limit} bytes (the server's limit, server.body-limit in its configuration)`;
+}
+
 /** A request body as UTF-8 text, refused with 413 past `limit` bytes (before reading it all). */
 export function readBody(payload: Readable, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -12,7 +17,7 @@ export function readBody(payload: Readable, limit: number): Promise<string> {
       if (size > limit) {
         payload.removeAllListeners('data');
         payload.resume();
-        reject(fail('PAYLOAD_TOO_LARGE', 'Request body is too large'));
+        reject(fail('PAYLOAD_TOO_LARGE', bodyTooLarge(limit)));
         return;
       }
       chunks.push(chunk);
