@@ -23,11 +23,32 @@ export interface ScanRequest {
 
 export const DEFAULT_SCAN: ScanRequest = Object.freeze({ filter: ALWAYS_TRUE, caseSensitive: true, useSnapshotSchema: false });
 
+/** The members of the REST spec's PlanTableScanRequest (Java PlanTableScanRequestParser's fields). */
+const MEMBERS: ReadonlySet<string> = new Set([
+  'snapshot-id',
+  'select',
+  'filter',
+  'case-sensitive',
+  'use-snapshot-schema',
+  'start-snapshot-id',
+  'end-snapshot-id',
+  'stats-fields',
+  'min-rows-requested',
+]);
+
 export function parseScanRequest(body: unknown): ScanRequest {
   if (body === null || typeof body !== 'object' || Object.getPrototypeOf(body) !== Object.prototype)
     throw fail('BAD_REQUEST', 'Invalid plan request: the body must be a JSON object');
-  // Unknown keys are ignored, as Java's PlanTableScanRequestParser does (newer clients may send more).
   const obj = body as Record<string, unknown>;
+  // Java's PlanTableScanRequestParser ignores members it does not know; a misspelt `filter` would
+  // then plan the whole table without a word. Every member of the spec's PlanTableScanRequest is
+  // known here, so anything else is named and refused.
+  const unknown = Object.keys(obj).filter((k) => !MEMBERS.has(k));
+  if (unknown.length > 0)
+    throw fail(
+      'INVALID_SCAN',
+      `Invalid plan request: unknown member${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}; a PlanTableScanRequest has ${[...MEMBERS].join(', ')}`,
+    );
   const snapshotId = optLong(obj, 'snapshot-id');
   const startSnapshotId = optLong(obj, 'start-snapshot-id');
   const endSnapshotId = optLong(obj, 'end-snapshot-id');
