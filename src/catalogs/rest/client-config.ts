@@ -29,6 +29,10 @@ const SECRET_KEY = /(secret|password|session-token|access-key-id|sas-token|(^|[.
 const VERBATIM_KEYS = new Set(['oauth2-server-uri']);
 /** An endpoint as the REST spec writes them (`GET /v1/{prefix}/namespaces`); anything else is not passed on. */
 const ENDPOINT = /^(?:GET|HEAD|POST|PUT|DELETE|PATCH) \/v1\/[\x21-\x7e]*$/i;
+/** A `.` or `..` path segment, raw or %-encoded: an endpoint that climbs out of `/v1/`. */
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$|\?)/i;
+/** Catalog properties a client authenticates with (Java RESTSessionCatalog, pyiceberg). */
+const CLIENT_CREDENTIAL_KEYS = ['token', 'credential'] as const;
 /** Control characters: a `header.*` value holding CR/LF would split the headers clients send. */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Prefixed route families, to recognise `v1/...` paths of an upstream that has no prefix. */
@@ -45,6 +49,13 @@ const PREFIXED_ROUTE = /^(namespaces|tables|views|transactions)(\/|$|\?)/;
 export function buildClientConfig(upstream: UpstreamConfig, ctx: RewriteContext, extraEndpoints: readonly string[]): ClientConfigResponse {
   const defaults = rewriteProperties(upstream.defaults, ctx);
   const overrides = rewriteProperties(upstream.overrides, ctx);
+  // A client given `token` or `credential` sends it to Icefront as its own: a credential of the
+  // upstream's choosing, in every auth mode (forward included, where the caller's own identity
+  // fetched this config).
+  for (const key of CLIENT_CREDENTIAL_KEYS) {
+    delete defaults[key];
+    delete overrides[key];
+  }
   delete defaults['prefix'];
   overrides['prefix'] = ctx.name;
   if ('namespace-separator' in upstream.defaults || 'namespace-separator' in upstream.overrides) {
@@ -54,7 +65,7 @@ export function buildClientConfig(upstream: UpstreamConfig, ctx: RewriteContext,
   return {
     defaults,
     overrides,
-    endpoints: dedupeEndpoints([...upstream.endpoints.filter((e) => ENDPOINT.test(e)), ...extraEndpoints]),
+    endpoints: dedupeEndpoints([...upstream.endpoints.filter((e) => ENDPOINT.test(e) && !DOT_SEGMENT.test(e)), ...extraEndpoints]),
     ...(upstream.idempotencyKeyLifetime !== undefined ? { 'idempotency-key-lifetime': upstream.idempotencyKeyLifetime } : {}),
   };
 }

@@ -111,7 +111,9 @@ t.test('secrets reach a client only from a config fetched with that client\'s ow
   t.same(upstream.clientConfig('c', PUBLIC, [], asIcefront).overrides, withoutSecrets, 'fetched as Icefront');
   const { upstream: forwarded } = await loaded(t, { overrides });
   const asAlice = await forwarded.fetchConfig('Bearer alice');
-  t.same(forwarded.clientConfig('c', PUBLIC, [], asAlice).overrides, { ...overrides, prefix: 'c' }, 'fetched as the caller');
+  const { token: _token, credential: _credential, ...storage } = overrides;
+  t.same(forwarded.clientConfig('c', PUBLIC, [], asAlice).overrides, { ...storage, prefix: 'c' }, 'fetched as the caller: storage secrets are the caller’s to see');
+  t.notOk('token' in forwarded.clientConfig('c', PUBLIC, [], asAlice).overrides, 'but never a token the caller would then send to Icefront as its own');
   t.same(forwarded.clientConfig('c', PUBLIC, []).overrides, withoutSecrets, 'the last config of whoever asked last');
 });
 
@@ -148,7 +150,7 @@ t.test('clientConfig before any successful fetch is UPSTREAM_UNAVAILABLE', async
   t.throws(() => upstream.namespaceSeparator(), { code: 'UPSTREAM_UNAVAILABLE' });
 });
 
-t.test('hostile /v1/config values never reach clients: control characters, non-template endpoints, upstream URLs through ../', async (t) => {
+t.test('hostile /v1/config values never reach clients: control characters, non-template or dot-segment endpoints, upstream URLs through ../, credentials', async (t) => {
   const stub = await startUpstreamStub({ prefix: 'wh', basePath: '/api/catalog' });
   t.teardown(() => stub.close());
   stub.respond = (req) =>
@@ -162,8 +164,9 @@ t.test('hostile /v1/config values never reach clients: control characters, non-t
               'client.refresh-credentials-endpoint': `${stub.uri}/../../api/catalog/v1/wh/namespaces/db/tables/t/credentials`,
               'sneaky-admin': `${stub.uri.replace('/api/catalog', '')}/admin/../admin/drop-everything`,
               'other-host': 'https://objects.example/x',
+              token: 'upstream-chosen',
             },
-            endpoints: ['GET /v1/{prefix}/namespaces', 'GET http://evil.example/steal', 'POST /v1/{prefix}/namespaces\r\nX: y', 'BREW /v1/{prefix}/coffee', 'get /v1/{prefix}/namespaces/{namespace}'],
+            endpoints: ['GET /v1/{prefix}/namespaces', 'GET /v1/../../admin', 'POST /v1/{prefix}/%2E%2e/x', 'GET /v1/./config', 'GET http://evil.example/steal', 'POST /v1/{prefix}/namespaces\r\nX: y', 'BREW /v1/{prefix}/coffee', 'get /v1/{prefix}/namespaces/{namespace}'],
           }),
         }
       : undefined;
@@ -177,5 +180,6 @@ t.test('hostile /v1/config values never reach clients: control characters, non-t
   t.equal(overrides['client.refresh-credentials-endpoint'], `${PUBLIC}/v1/sales/namespaces/db/tables/t/credentials`, 'dot segments resolved before comparing, then rewritten to Icefront');
   t.notOk('sneaky-admin' in overrides, "the upstream's host outside its base is dropped");
   t.equal(overrides['other-host'], 'https://objects.example/x', 'URLs on other hosts are not the upstream');
-  t.same(endpoints.filter((e) => !PLANNING.includes(e)), ['GET /v1/{prefix}/namespaces', 'get /v1/{prefix}/namespaces/{namespace}'], 'only METHOD /v1/… templates pass');
+  t.notOk('token' in overrides, 'a token the upstream sets for clients is dropped (forward mode)');
+  t.same(endpoints.filter((e) => !PLANNING.includes(e)), ['GET /v1/{prefix}/namespaces', 'get /v1/{prefix}/namespaces/{namespace}'], 'only METHOD /v1/… templates without dot segments pass');
 });
