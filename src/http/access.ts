@@ -148,12 +148,12 @@ export async function authorize(ctx: AccessContext, request: FastifyRequest, spe
   if (requirement === undefined) throw denied(principal, `${method} ${spec.path}`);
   const { policy } = ctx.auth;
   if (requirement.kind === 'admin') {
-    if (!policy.isAdmin(principal)) throw denied(principal, `${spec.path} (operators only: auth.admin-roles)`);
+    if (!policy.isAdmin(principal)) throw denied(principal, `use ${spec.path}`, 'it is for operators only: a role listed in auth.admin-roles');
     return void decided();
   }
   if (requirement.kind === 'catalog') {
     const catalog = ctx.configTarget(queryParam(request.query, 'warehouse'));
-    if (catalog !== undefined && !policy.seesCatalog(principal, catalog)) throw denied(principal, `catalog "${catalog}"`);
+    if (catalog !== undefined && !policy.seesCatalog(principal, catalog)) throw denied(principal, `see catalog "${catalog}"`);
     return void decided();
   }
   const raw = rawPathParams(spec.path, request.raw.url ?? '/');
@@ -208,8 +208,9 @@ export function authorizeBody(ctx: AccessContext, request: FastifyRequest, specP
   }
 }
 
-function denied(principal: Principal, what: string): IcefrontError {
-  return fail('ACCESS_DENIED', `Forbidden: ${principal.name} may not ${what} (no auth.allow rule allows it)`);
+/** A 403 that says who may not do what (a verb first), and why. */
+function denied(principal: Principal, what: string, why = 'no auth.allow rule allows it'): IcefrontError {
+  return fail('ACCESS_DENIED', `Forbidden: ${principal.name} may not ${what} (${why})`);
 }
 
 /** A body as an object: parsed JSON as it is, JSON text of another content type parsed here. */

@@ -76,7 +76,9 @@ t.test('authentication and the allow rules, on a filesystem catalog', async (t) 
     const ok = await get('/v1/config?warehouse=demo', bearer('alice'));
     t.equal(ok.statusCode, 200);
     t.equal(JSON.parse(ok.body).defaults['oauth2-server-uri'], 'https://idp.test/oauth/token', 'oauth2-server-uri in defaults');
-    assertError(t, await get('/v1/config?warehouse=other', bearer('alice')), 403, 'ForbiddenException', 'another catalog');
+    const other = await get('/v1/config?warehouse=other', bearer('alice'));
+    assertError(t, other, 403, 'ForbiddenException', 'another catalog');
+    t.equal(other.json().error.message, 'Forbidden: alice may not see catalog "other" (no auth.allow rule allows it)', 'the 403 says who may not do what, and why');
     assertError(t, await get('/v1/config?warehouse=nope', bearer('alice')), 403, 'ForbiddenException', 'an unknown one looks the same');
     assertError(t, await get('/v1/config?warehouse=nope', bearer('admin')), 404, 'NoSuchWarehouseException', 'unless the caller may see every catalog');
     assertError(t, await get('/v1/config?warehouse=demo', bearer('carol')), 403, 'ForbiddenException', 'a caller no rule names');
@@ -160,7 +162,9 @@ t.test('authentication and the allow rules, on a filesystem catalog', async (t) 
 
   await t.test('/metrics is for the admin role only; the token route needs no credential and relays to the provider (unreachable here)', async (t) => {
     t.equal((await get('/metrics', bearer('ops'))).statusCode, 200);
-    assertError(t, await get('/metrics', bearer('admin')), 403, 'ForbiddenException', 'catalog rights are not operator rights');
+    const notOps = await get('/metrics', bearer('admin'));
+    assertError(t, notOps, 403, 'ForbiddenException', 'catalog rights are not operator rights');
+    t.match(notOps.json().error.message, /^Forbidden: \S+ may not use \/metrics \(it is for operators only: a role listed in auth\.admin-roles\)$/, 'the 403 names the setting, and blames no allow rule (none can grant it)');
     assertError(t, await get('/metrics', bearer('alice')), 403, 'ForbiddenException');
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     // auth.jwt.token-endpoint is https://idp.test/… here, which does not resolve (test/http/token-route.test.ts relays to a real one)
