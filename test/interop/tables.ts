@@ -22,12 +22,14 @@
  *             delete, then an append
  */
 
+import type { ScanJob } from './harness/clients.js';
+
 export interface FilterCase {
   readonly name: string;
   /** Spark SQL / DuckDB / pyiceberg predicate; absent: the whole table. */
   readonly filter?: string;
   /** A different spelling for one client, where its syntax differs. */
-  readonly spelling?: Partial<Record<'spark' | 'pyiceberg' | 'duckdb', string>>;
+  readonly spelling?: Partial<Record<ScanJob['client'], string>>;
   /** Time travel: read the snapshot at this index of the table's snapshots (commit order). */
   readonly at?: number;
   /** Columns to read, when not the table's (an old snapshot's schema). */

@@ -2,7 +2,8 @@
 
 Protocol: one JSON object per line on stdin, {"id": N, "job": {...}}; one per line on stdout,
 {"id": N, "ok": true, "result": {...}} or {"id": N, "ok": false, "error": "...", "traceback": "..."}.
-job["client"] picks spark_client, pyiceberg_client or duckdb_client. Everything else the
+job["client"] picks spark_client, pyiceberg_client, duckdb_client, trino_client or
+iceberg_go_client. Everything else the
 process (or Spark's JVM, which inherits fd 1) prints goes to stderr: fd 1 is moved there at
 start and the protocol keeps a private duplicate of it.
 """
@@ -25,6 +26,10 @@ def client(name):
         import pyiceberg_client as m
     elif name == "duckdb":
         import duckdb_client as m
+    elif name == "trino":
+        import trino_client as m
+    elif name == "iceberg-go":
+        import iceberg_go_client as m
     else:
         raise ValueError(f"unknown client {name!r}")
     return m

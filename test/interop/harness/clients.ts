@@ -56,7 +56,7 @@ export interface IncrementalFiles {
 }
 
 export interface ScanJob {
-  readonly client: 'spark' | 'pyiceberg' | 'duckdb';
+  readonly client: 'spark' | 'pyiceberg' | 'duckdb' | 'trino' | 'iceberg-go';
   /** A HadoopCatalogRef only with client `spark`. */
   readonly catalog: CatalogRef | HadoopCatalogRef;
   /** `namespace.table` */
