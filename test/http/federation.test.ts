@@ -78,6 +78,7 @@ t.test('one front door for two upstream Icefronts, one that plans and one with p
   await t.test('/plan + /tasks through the front equal planning the table directly; plan-task strings arrive unchanged', async (t) => {
     const direct = await planAndRedeem(planning, '/v1/demo/namespaces/sales/tables/returns', {});
     const via = await planAndRedeem(front, '/v1/a/namespaces/sales/tables/returns', {});
+    t.ok(direct.keys.length > 0, 'planning the table directly gives tasks');
     t.same([...via.keys].sort(), [...direct.keys].sort(), 'same tasks, same deletes');
     t.same(via.plan['plan-tasks'], direct.plan['plan-tasks'], 'the upstream’s plan tasks byte for byte');
     t.ok((via.plan['plan-tasks'] ?? []).length > 0);
@@ -86,11 +87,13 @@ t.test('one front door for two upstream Icefronts, one that plans and one with p
   await t.test('an upstream without planning: Icefront plans locally, reading metadata from S3, with its own plan tasks', async (t) => {
     const direct = await planAndRedeem(planning, '/v1/demo/namespaces/sales/tables/returns', {});
     const local = await planAndRedeem(front, '/v1/b/namespaces/sales/tables/returns', {});
+    t.ok(direct.keys.length > 0, 'planning the table directly gives tasks');
     t.same([...local.keys].sort(), [...direct.keys].sort(), 'same tasks and deletes as planning the table directly');
     t.ok((local.plan['plan-tasks'] ?? []).length > 0, 'batched into plan tasks');
     t.not(local.plan['plan-tasks']![0], direct.plan['plan-tasks']![0], 'the plan tasks are Icefront’s, bound to catalog b');
     const filtered = await planAndRedeem(front, '/v1/b/namespaces/sales/tables/orders', { filter: { type: 'eq', term: 'region', value: 'EU' } });
     const filteredDirect = await planAndRedeem(planning, '/v1/demo/namespaces/sales/tables/orders', { filter: { type: 'eq', term: 'region', value: 'EU' } });
+    t.ok(filteredDirect.keys.length > 0, 'the EU filter keeps some of the files');
     t.same([...filtered.keys].sort(), [...filteredDirect.keys].sort(), 'filtered plans agree too');
     const foreign = await post(front, '/v1/b/namespaces/sales/tables/returns/tasks', { 'plan-task': direct.plan['plan-tasks']![0] });
     t.equal(foreign.statusCode, 404, 'the planning upstream’s strings mean nothing to catalog b');
@@ -121,6 +124,7 @@ t.test('forward auth: the caller’s token reaches only the addressed upstream; 
   const denied = await front.inject({ url: '/v1/one/namespaces/sales/tables/orders', headers: { authorization: 'Bearer wrong' } });
   t.equal(denied.statusCode, 401, 'the upstream’s 401');
   await front.inject({ url: '/v1/two/namespaces/sales/tables/orders' });
+  t.ok(two.requests.some((r) => r.url.endsWith('/namespaces/sales/tables/orders')), 'the other upstream was asked for its table');
   t.ok(one.requests.some((r) => r.headers.authorization === 'Bearer caller-token'), 'the addressed upstream saw the token');
   t.notOk(two.requests.some((r) => String(r.headers.authorization ?? '').includes('caller-token')), 'the other upstream never did');
 });
@@ -249,9 +253,12 @@ t.test('bearer and oauth2 modes: Icefront’s own identity reaches the upstream,
     const res = await front.inject({ url: `/v1/${name}/namespaces/sales/tables/orders`, headers: { authorization: 'Bearer callers-own-token' } });
     t.equal(res.statusCode, 200, `${name}: loaded with Icefront's identity`);
   }
+  const isLoad = (r: { url: string }) => r.url.endsWith('/namespaces/sales/tables/orders');
+  t.ok(bearerUp.requests.some(isLoad), 'bearer: the table load reached the upstream');
   t.ok(bearerUp.requests.every((r) => r.headers.authorization === 'Bearer icefront-own-token'), 'bearer: every request carried the configured token');
   t.ok(oauthUp.issuedTokens.length >= 1, 'oauth2: a token was obtained with the client credentials');
   const catalogCalls = oauthUp.requests.filter((r) => r.url.includes('/v1/'));
+  t.ok(catalogCalls.some(isLoad), 'oauth2: the table load reached the upstream');
   t.ok(catalogCalls.every((r) => oauthUp.issuedTokens.some((tok) => r.headers.authorization === `Bearer ${tok}`)), 'oauth2: catalog calls carry the issued token');
   for (const up of [bearerUp, oauthUp]) t.notOk(up.requests.some((r) => JSON.stringify(r.headers).includes('callers-own-token')), 'the caller’s token never left Icefront');
 });

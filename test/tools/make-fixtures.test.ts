@@ -62,6 +62,7 @@ t.test('the README live row counts match an independent read of every table', as
 });
 
 t.test('every table lives under the s3://icefront-demo/warehouse location', async (tt) => {
+  tt.same(reports.map((r) => r.name).sort(), ['events.clicks', 'legacy.inventory', 'sales.orders', 'sales.returns'], 'the four tables');
   for (const r of reports) {
     const [ns, table] = r.name.split('.');
     tt.equal((await scan(r.name)).metadata.location, `s3://icefront-demo/warehouse/${ns}/${table}`);
@@ -127,6 +128,7 @@ t.test('legacy.inventory: a v1 table whose first snapshot lists its manifests in
   tt.equal(metadata['format-version'], 1);
   tt.ok(Array.isArray(metadata.snapshots[0].manifests), 'inline manifests');
   tt.notOk('manifest-list' in metadata.snapshots[0]);
+  tt.equal(metadata.snapshots.length, 3, 'three snapshots: append, append, overwrite');
   tt.ok(metadata.snapshots.slice(1).every((s: any) => typeof s['manifest-list'] === 'string'));
   tt.ok(entries.some((e) => e.status === 2) && entries.some((e) => e.status === 0), 'DELETED and EXISTING entries after the overwrite');
   tt.equal(metadata['current-snapshot-id'], metadata.snapshots.at(-1)['snapshot-id']);

@@ -42,7 +42,14 @@ t.test('forward: the caller\'s Authorization reaches the upstream as is; without
   t.same(await upstream.authHeaders(undefined), {});
   const table = await upstream.loadTable(['sales'], 'orders', 'Bearer alice');
   t.equal(table.metadata.formatVersion, 2);
-  t.ok(catalogRequests(stub).every((r) => r.headers.authorization === 'Bearer alice'), 'config and table loads carry the caller\'s header');
+  t.same(
+    catalogRequests(stub).map((r) => [r.url, r.headers.authorization]),
+    [
+      ['/v1/config', 'Bearer alice'],
+      ['/v1/wh/namespaces/sales/tables/orders', 'Bearer alice'],
+    ],
+    'config and table loads carry the caller\'s header',
+  );
   const anonymous = await upstream.loadTable(['sales'], 'orders').catch((e: unknown) => e);
   t.match(anonymous, { code: 'UPSTREAM_ERROR', status: 401 }, 'no caller, no credentials: the upstream decides');
 });
@@ -61,7 +68,10 @@ t.test('bearer: Icefront\'s own token is sent and the caller\'s header never is'
   const { stub, upstream } = await setup(t, { requireToken: 'service-token' }, () => ({ mode: 'bearer', token: 'service-token' }));
   t.same(await upstream.authHeaders('Bearer alice'), { authorization: 'Bearer service-token' });
   await upstream.loadTable(['sales'], 'orders', 'Bearer alice');
-  t.ok(catalogRequests(stub).every((r) => r.headers.authorization === 'Bearer service-token'));
+  t.same(catalogRequests(stub).map((r) => [r.url, r.headers.authorization]), [
+    ['/v1/config', 'Bearer service-token'],
+    ['/v1/wh/namespaces/sales/tables/orders', 'Bearer service-token'],
+  ], 'config and table loads carry Icefront\'s own token');
   t.notOk(JSON.stringify(stub.requests).includes('alice'));
 });
 

@@ -148,6 +148,7 @@ async function lazyAndEager(t: { same(a: unknown, b: unknown, m: string): unknow
   const p = io.put(`mem://${name}.avro`, await writeAvro(writer, records, { metadata: { 'partition-spec-id': '0', 'format-version': '2', content: 'data' } }));
   const read = await readManifest(io, manifestFile(p), { ...opts, ...(statsFieldIds && { statsFieldIds }) });
   const eager = await eagerEntries(io, manifestFile(p), spec, schema, statsFieldIds);
+  t.same(read.entries.length, records.length, `${name}: every entry was read`);
   t.same(differences(read.entries, eager), [], `${name}: lazy equals eager`);
   return read.entries;
 }
@@ -243,6 +244,7 @@ t.test('a slice is sized for the cache without decoding its metric maps', async 
   const p = io.put('mem://sized.avro', await writeAvro(manifestEntrySchema([]), [entryRecord({}, 0)], { metadata: { 'partition-spec-id': '0', content: 'data' } }));
   const [entry] = (await readManifest(io, manifestFile(p), opts)).entries;
   const maps = METRICS.map((k): unknown => entry!.file[k]).filter((m) => m !== undefined) as LazyMetricMap<unknown>[];
+  t.equal(maps.length, 5, 'five present (nan_value_counts is null)');
   t.ok(maps.every((m) => metricMapBytes(m) > 0), 'every present map has a size');
   t.ok(maps.every((m) => !m.decoded), 'and none was decoded to get it');
   t.equal(metricMapBytes(undefined), 0, 'an absent map costs nothing');

@@ -135,6 +135,7 @@ t.test('with row lineage, a range read also counts the rows of earlier entries, 
   const path = await blockyManifest(io, 1400);
   const manifest = manifestFile(path, { firstRowId: 5000n });
   const full = await readManifest(io, manifest, opts());
+  t.equal(full.entries.length, 1400);
   for (const range of RANGES) {
     const part = await readManifest(io, manifest, opts({ range }));
     t.same(part.entries, full.entries.slice(range.start, range.end), `entries [${range.start}, ${range.end}) with first row ids`);

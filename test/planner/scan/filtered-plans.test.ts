@@ -83,6 +83,13 @@ async function checkCase(t: Test, c: FilterCase, truth: TableTruth): Promise<Cas
   const matches = sqlMatcher(request.filter, schema);
   const filterIds = boundFieldIds(bind(request.filter, schema.asStruct()));
   const all = (await truth.unfiltered()).tasks;
+  const live = await truth.live();
+  t.ok(live.data.length > 0, `${c.table} has live data files to check`);
+  t.same(
+    all.map((task) => task.data.file.filePath).sort(),
+    live.data.map((e) => e.file.filePath).sort(),
+    `the unfiltered plan has a task for each of the ${live.data.length} live data files`,
+  );
   const plan = await planFiles(metadata, request, { source: fileManifestSource(io, metadata) });
   const kept = new Map(plan.tasks.map((task) => [task.data.file.filePath, task]));
   t.ok(plan.tasks.every((task) => all.some((u) => u.data.file.filePath === task.data.file.filePath)), 'a filtered plan only keeps files of the unfiltered plan');
@@ -92,6 +99,7 @@ async function checkCase(t: Test, c: FilterCase, truth: TableTruth): Promise<Cas
   for (const unfiltered of all) {
     const file = unfiltered.data.file;
     const rows = await truth.rows.dataRows(file);
+    t.equal(rows.length, Number(file.recordCount), `${file.filePath}: every row of the file was read`);
     const task = kept.get(file.filePath);
     if (!task) {
       const matching = rows.flatMap((r, pos) => (matches(r) ? [pos] : []));

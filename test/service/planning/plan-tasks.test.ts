@@ -17,6 +17,7 @@ async function checkBatching(t: Test, catalogs: Parameters<typeof appWith>[0], b
   t.equal(whole.plan['plan-tasks'], undefined, 'batch-size 0: everything inline, no plan tasks');
   t.same(validateAgainst('PlanTableScanResult', JSON.parse(JSON.stringify(whole.plan, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)))), []);
   const expected = [...whole.keys].sort();
+  t.ok(expected.length > 0, `the reference plan has tasks (${expected.length})`);
   t.equal(new Set(expected).size, expected.length, 'the reference plan has no task twice');
   for (const size of [1, 7, 100]) {
     const app = appWith(catalogs, { batchSize: size });
@@ -271,6 +272,7 @@ t.test('GET plan/{id} re-plans the pinned scan on any server; DELETE answers 204
   const body = parse(fetched.body) as ScanTasks;
   t.same(validateAgainst('FetchPlanningResult', JSON.parse(fetched.body)), []);
   t.equal(body.status, 'completed');
+  t.ok((plan['plan-tasks'] ?? []).length > 0 && plan['file-scan-tasks'].length > 0, 'batch size 2: the plan has inline tasks and plan tasks');
   t.same(body['plan-tasks'], plan['plan-tasks'], 'the same plan tasks');
   t.same(body['file-scan-tasks'], plan['file-scan-tasks'], 'the same inline tasks');
   const unknown = await b.inject({ url: `${base}/plan/p1.nope` });

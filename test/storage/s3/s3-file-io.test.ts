@@ -142,6 +142,7 @@ t.test('virtual-hosted requests reach the bucket through the host name', async (
   const vio = createS3FileIO({ endpoint: `http://s3.us-east-1.amazonaws.com:${port}`, region: 'us-east-1', pathStyle: false, credentials: server.credentials, fetch: viaAgent });
   t.same(await vio.readFile(s3('metadata/v1.metadata.json')), local('metadata/v1.metadata.json'));
   t.same((await vio.list(s3('metadata'))).map((e) => e.name), fs.readdirSync(path.join(ORDERS, 'metadata')).sort());
+  t.ok(urls.length >= 2, `the read and the listing went through the given fetch (${urls.length} requests)`);
   t.ok(urls.every((u) => u.startsWith(`http://warehouse.s3.us-east-1.amazonaws.com:${port}/`)), urls.join(' '));
 });
 
