@@ -38,12 +38,15 @@ export function paginate<T>(items: readonly T[], keyOf: (item: T) => string, sco
   };
 }
 
-/** `pageSize`: decimal digits only, 1…MAX_PAGE_SIZE (REST spec parameters.page-size: minimum 1). */
+/**
+ * `pageSize`: decimal digits only, at least 1 (REST spec parameters.page-size: minimum 1). It is
+ * "an upper bound of the number of results that a client will receive": a larger one is lowered
+ * to MAX_PAGE_SIZE, not refused.
+ */
 export function parsePageSize(raw: string): number {
-  const n = /^\d{1,7}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= 1 && n <= MAX_PAGE_SIZE))
-    throw fail('INVALID_PAGE', `Invalid pageSize: must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  return n;
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1)) throw fail('INVALID_PAGE', 'Invalid pageSize: must be a whole number of at least 1');
+  return Math.min(n, MAX_PAGE_SIZE);
 }
 
 function firstAfter(keyed: readonly { key: string }[], after: string): number {

@@ -113,8 +113,16 @@ t.test('routing and error envelopes', { skip }, async (t) => {
     }
   });
 
+  t.test('a page size above the most a page holds is lowered to it (REST spec: an upper bound), not refused', async (t) => {
+    for (const q of ['pageSize=1001', 'pageSize=1000000000000', `pageSize=${'9'.repeat(400)}`]) {
+      const res = await app.inject({ url: `/v1/awk/namespaces?${q}` });
+      t.equal(res.statusCode, 200, `${q.slice(0, 30)}: 200`);
+      t.ok(Array.isArray(res.json().namespaces) && res.json().namespaces.length > 0, `${q.slice(0, 30)}: a page of namespaces`);
+    }
+  });
+
   t.test('absurd page sizes and garbage page tokens are 400s', async (t) => {
-    for (const q of ['pageSize=0', 'pageSize=-1', 'pageSize=1000000000000', 'pageSize=abc', 'pageSize=', 'pageSize=1&pageSize=2']) {
+    for (const q of ['pageSize=0', 'pageSize=-1', 'pageSize=abc', 'pageSize=', 'pageSize=1&pageSize=2', 'pageSize=1.5']) {
       assertError(t, await app.inject({ url: `/v1/awk/namespaces?${q}` }), 400, 'BadRequestException', q);
       assertError(t, await app.inject({ url: `/v1/awk/namespaces/dots.and.more/tables?${q}` }), 400, 'BadRequestException', q);
     }
@@ -129,7 +137,10 @@ t.test('routing and error envelopes', { skip }, async (t) => {
     assertError(t, await app.inject({ method: 'POST', url: '/v1/awk/namespaces', headers: json, payload: '{"namespace": [' }), 400, 'BadRequestException');
     assertError(t, await app.inject({ method: 'POST', url: '/v1/awk/namespaces', headers: json, payload: '' }), 400, 'BadRequestException');
     const huge = JSON.stringify({ namespace: ['x'.repeat(BODY_LIMIT * 4)] });
-    assertError(t, await app.inject({ method: 'POST', url: '/v1/awk/namespaces', headers: json, payload: huge }), 413, 'PayloadTooLargeException');
+    const tooLarge = await app.inject({ method: 'POST', url: '/v1/awk/namespaces', headers: json, payload: huge });
+    assertError(t, tooLarge, 413, 'PayloadTooLargeException');
+    t.match(tooLarge.json().error.message, `more than ${BODY_LIMIT} bytes`, 'the 413 names the limit');
+    t.match(tooLarge.json().error.message, 'server.body-limit', 'and the setting that raises it');
     const xml = { 'content-type': 'application/xml' };
     assertError(t, await app.inject({ method: 'POST', url: '/v1/awk/namespaces', headers: xml, payload: '<a/>' }), 415, 'UnsupportedMediaTypeException');
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
