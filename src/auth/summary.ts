@@ -19,6 +19,8 @@ export function describeAuth(config: Config): string[] {
   ];
   return [
     `Authentication is on: bearer tokens only (${ways.join('; ')}); ${auth.allow.length} allow rule${auth.allow.length === 1 ? '' : 's'}, no match is a 403.`,
-    auth.adminRoles.length > 0 ? `/metrics is for roles: ${auth.adminRoles.join(', ')}.` : '/metrics is refused to every caller (no auth.admin-roles).',
+    auth.adminRoles.length > 0
+      ? `/metrics and the status page (/) are for roles: ${auth.adminRoles.join(', ')}.`
+      : '/metrics and the status page (/) are refused to every caller (no auth.admin-roles).',
   ];
 }

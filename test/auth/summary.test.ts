@@ -17,6 +17,6 @@ t.test('without an auth block the start-up message says every caller is trusted,
 t.test('with one, it says how callers prove who they are and who may read /metrics', async (t) => {
   const lines = describeAuth(configWith([demoCatalog('demo')], authConfig()));
   t.match(lines[0], /^Authentication is on: bearer tokens only \(6 static tokens\); 4 allow rules, no match is a 403\.$/);
-  t.equal(lines[1], '/metrics is for roles: ops.');
-  t.equal(describeAuth(configWith([demoCatalog('demo')], authConfig({ adminRoles: [] })))[1], '/metrics is refused to every caller (no auth.admin-roles).');
+  t.equal(lines[1], '/metrics and the status page (/) are for roles: ops.');
+  t.equal(describeAuth(configWith([demoCatalog('demo')], authConfig({ adminRoles: [] })))[1], '/metrics and the status page (/) are refused to every caller (no auth.admin-roles).');
 });
