@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUpstreamResponseError } from '../catalogs/index.js';
 import { ERROR_CODES, fail, isIcefrontError, type ErrorCode } from '../errors/index.js';
+import { noteError } from './request-error.js';
 
 /** REST spec ErrorModel / IcebergErrorResponse (`additionalProperties: false` on the wrapper). */
 export interface ErrorModel {
@@ -72,6 +73,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
   if (isUpstreamResponseError(err) && err.errorModel) {
     // the request's logger is bound to its catalog (and `upstream`) already: no key twice in a line
     request.log.info({ errorType: err.type, status: err.status }, err.message);
+    noteError(request.raw, { type: err.type, message: err.message });
     return reply.code(err.status).headers(headers).type('application/json').send(err.upstream.body);
   }
   const model = toErrorModel(err);
@@ -80,6 +82,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
   if (isIcefrontError(err) && UPSTREAM_FAULTS.has(err.code)) request.log.warn({ errorType: model.type, status: model.code }, model.message);
   else if (model.code >= 500) request.log.error({ err }, model.message);
   else request.log.info({ errorType: model.type, status: model.code }, model.message);
+  noteError(request.raw, model);
   const body: IcebergErrorResponse = { error: model };
   return reply.code(model.code).headers({ ...challenge(err), ...retryAfter(err), ...headers }).type('application/json').send(JSON.stringify(body));
 }

@@ -9,6 +9,7 @@ import type { Activity, Logger, Metrics, PlanRecord } from '../observability/ind
 import { accessOf } from './access.js';
 import { accessLineFields } from './access-line.js';
 import { auditedOperations, decodedPathOf, responseBytes, writeAuditLine } from './audit-line.js';
+import { errorOf } from './request-error.js';
 import { outcomeOf, type RequestOutcome } from './request-outcome.js';
 
 export interface RecordOptions {
@@ -48,6 +49,7 @@ function planRecord(specPath: string, request: FastifyRequest, reply: FastifyRep
   const principal = accessOf(request)?.principal.name;
   const bytes = responseBytes(reply);
   const pruning = outcome?.pruning;
+  const error = reply.statusCode >= 400 ? errorOf(request.raw) : undefined;
   // a plan passed through to an upstream that plans is the upstream's, and tells nothing more
   const plannedBy: PlanRecord['plannedBy'] = outcome?.plannedBy ?? (accessLineFields(request)?.upstream === true ? 'upstream' : undefined);
   return {
@@ -63,5 +65,6 @@ function planRecord(specPath: string, request: FastifyRequest, reply: FastifyRep
     ...(outcome?.planTasks !== undefined && { planTasks: outcome.planTasks }),
     ...(bytes !== undefined && { responseBytes: bytes }),
     ...(plannedBy && { plannedBy }),
+    ...(error && { reason: `${error.type}: ${error.message}` }),
   };
 }

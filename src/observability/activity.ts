@@ -33,6 +33,8 @@ export interface PlanRecord {
   readonly responseBytes?: number;
   /** Who planned: Icefront's planner, or the upstream's (`upstream-paged`, pass-through). */
   readonly plannedBy?: 'icefront' | 'upstream';
+  /** A refused plan: the error type and message the client was answered with. */
+  readonly reason?: string;
 }
 
 /** Tells the recorder about every exchange with an upstream (catalogs/rest, the pass-through). */

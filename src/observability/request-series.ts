@@ -1,6 +1,6 @@
 /**
- * Requests per route and method, minute by minute over the last `MINUTES` minutes: count, errors
- * (status ≥ 500), summed and largest duration. Fixed typed arrays per (route, method), reused as
+ * Requests per route and method, minute by minute over the last `MINUTES` minutes: count, client
+ * errors (4xx), server errors (5xx), summed and largest duration. Fixed typed arrays per (route, method), reused as
  * minutes pass, so recording a request allocates nothing once its route has been seen (routes are
  * spec templates: a bounded set).
  */
@@ -14,6 +14,9 @@ export interface MinuteCounts {
   /** Start of the minute, epoch ms. */
   readonly at: number;
   readonly count: number;
+  /** Answered 400–499: refused requests (bad input, no permission, not found, throttled). */
+  readonly clientErrors: number;
+  /** Answered 500 and above. */
   readonly errors: number;
   /** Mean and largest duration, ms (0 without requests). */
   readonly meanMs: number;
@@ -30,6 +33,7 @@ export interface RouteSeries {
 class Minutes {
   readonly stamp = new Float64Array(MINUTES).fill(-1);
   readonly count = new Uint32Array(MINUTES);
+  readonly clientErrors = new Uint32Array(MINUTES);
   readonly errors = new Uint32Array(MINUTES);
   readonly totalMs = new Float64Array(MINUTES);
   readonly maxMs = new Float64Array(MINUTES);
@@ -38,10 +42,11 @@ class Minutes {
     const slot = minute % MINUTES;
     if (this.stamp[slot] !== minute) {
       this.stamp[slot] = minute;
-      this.count[slot] = this.errors[slot] = this.totalMs[slot] = this.maxMs[slot] = 0;
+      this.count[slot] = this.clientErrors[slot] = this.errors[slot] = this.totalMs[slot] = this.maxMs[slot] = 0;
     }
     this.count[slot] = this.count[slot]! + 1;
     if (status >= 500) this.errors[slot] = this.errors[slot]! + 1;
+    else if (status >= 400) this.clientErrors[slot] = this.clientErrors[slot]! + 1;
     this.totalMs[slot] = this.totalMs[slot]! + ms;
     if (ms > this.maxMs[slot]!) this.maxMs[slot] = ms;
   }
@@ -49,9 +54,9 @@ class Minutes {
   read(minute: number): MinuteCounts {
     const slot = minute % MINUTES;
     const at = minute * MINUTE_MS;
-    if (this.stamp[slot] !== minute) return { at, count: 0, errors: 0, meanMs: 0, maxMs: 0 };
+    if (this.stamp[slot] !== minute) return { at, count: 0, clientErrors: 0, errors: 0, meanMs: 0, maxMs: 0 };
     const count = this.count[slot]!;
-    return { at, count, errors: this.errors[slot]!, meanMs: count === 0 ? 0 : this.totalMs[slot]! / count, maxMs: this.maxMs[slot]! };
+    return { at, count, clientErrors: this.clientErrors[slot]!, errors: this.errors[slot]!, meanMs: count === 0 ? 0 : this.totalMs[slot]! / count, maxMs: this.maxMs[slot]! };
   }
 }
 

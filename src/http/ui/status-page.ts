@@ -24,8 +24,8 @@ export interface StatusPageOptions {
 }
 
 const STYLE = `
-:root { color-scheme: light dark; --fg: #1d2430; --muted: #6a7383; --line: #d8dde6; --bar: #3f7fd9; --err: #d9453f; --ok: #23884a; --bg: #fff; --head: #f3f5f9; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e4e8ef; --muted: #99a1ae; --line: #3a4150; --bar: #6aa1f0; --err: #f07268; --ok: #56c17d; --bg: #161a21; --head: #1f242d; } }
+:root { color-scheme: light dark; --fg: #1d2430; --muted: #6a7383; --line: #d8dde6; --bar: #3f7fd9; --err: #d9453f; --warn: #d98a1f; --ok: #23884a; --bg: #fff; --head: #f3f5f9; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e4e8ef; --muted: #99a1ae; --line: #3a4150; --bar: #6aa1f0; --err: #f07268; --warn: #f0a850; --ok: #56c17d; --bg: #161a21; --head: #1f242d; } }
 body { font: 14px/1.4 system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 1.5rem; }
 header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 1.5rem; border-bottom: 1px solid var(--line); margin-bottom: 1rem; }
 h1 { font-size: 1.4rem; margin: 0 0 .5rem; } h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
@@ -37,7 +37,8 @@ td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-n
 .muted { color: var(--muted); } .ok { color: var(--ok); } .bad { color: var(--err); font-weight: 600; }
 .why { max-width: 22rem; } .note { color: var(--muted); font-size: 12px; }
 .figures { display: flex; gap: 2.5rem; margin: 0; } .figures dt { color: var(--muted); } .figures dd { margin: 0; } .figures dd:nth-of-type(1) { font-size: 1.6rem; }
-svg.chart { display: block; } .slot { fill: var(--head); } .bar { fill: var(--bar); } .bar-error { fill: var(--err); }
+svg.chart { display: block; } .slot { fill: var(--head); } .bar { fill: var(--bar); } .bar-error { fill: var(--err); } .bar-refused { fill: var(--warn); }
+.axis { font-size: 7px; fill: var(--muted); } .axis-line { stroke: var(--line); stroke-width: .5; }
 meter { width: 6rem; vertical-align: middle; }
 label { color: var(--muted); }
 `;

@@ -58,23 +58,34 @@ export function inFlightSection(snapshot: ActivitySnapshot, catalogs: readonly C
 export function requestsSection(routes: readonly RouteSeries[]): Html {
   const rows = routes.map((r) => {
     const total = r.minutes.reduce((n, m) => n + m.count, 0);
+    const refused = r.minutes.reduce((n, m) => n + m.clientErrors, 0);
     const errors = r.minutes.reduce((n, m) => n + m.errors, 0);
     const totalMs = r.minutes.reduce((n, m) => n + m.meanMs * m.count, 0);
     const maxMs = Math.max(...r.minutes.map((m) => m.maxMs));
+    const first = r.minutes[0];
+    const last = r.minutes[r.minutes.length - 1];
+    const span = { from: first ? clock(first.at).slice(0, 5) : '', to: last ? clock(last.at).slice(0, 5) : '' };
     const rate = barChart(
-      r.minutes.map((m) => ({ value: m.count, errors: m.errors, title: `${clock(m.at)}: ${m.count} requests, ${m.errors} errors` })),
+      r.minutes.map((m) => ({
+        value: m.count,
+        refused: m.clientErrors,
+        errors: m.errors,
+        title: `${clock(m.at)}: ${m.count} requests, ${m.clientErrors} refused (4xx), ${m.errors} failed (5xx)`,
+      })),
       `${r.method} ${r.route}: requests per minute`,
+      { ...span, top: (max) => `${count(max)}/min` },
     );
     const latency = barChart(
       r.minutes.map((m) => ({ value: m.meanMs, title: `${clock(m.at)}: mean ${ms(m.meanMs)}, max ${ms(m.maxMs)}` })),
       `${r.method} ${r.route}: mean latency per minute`,
+      { ...span, top: (max) => ms(max) },
     );
-    return html`<tr><td class="mono">${r.method}</td><td class="mono route">${r.route}</td><td class="num">${count(total)}</td><td class="num">${count(errors)}</td>
+    return html`<tr><td class="mono">${r.method}</td><td class="mono route">${r.route}</td><td class="num">${count(total)}</td><td class="num">${count(refused)}</td><td class="num">${count(errors)}</td>
 <td class="num">${ms(total === 0 ? undefined : totalMs / total)}</td><td class="num">${ms(maxMs)}</td><td>${rate}</td><td>${latency}</td></tr>`;
   });
   return html`<section id="requests"><h2>Requests, last ${MINUTES} minutes</h2>
-<table><thead><tr><th>Method</th><th>Route</th><th>Requests</th><th title="status 500 and above">Errors</th><th>Mean</th><th>Max</th><th>Requests per minute</th><th>Mean latency per minute</th></tr></thead>
-<tbody>${rows.length > 0 ? rows : html`<tr><td colspan="8" class="muted">No requests yet.</td></tr>`}</tbody></table></section>`;
+<table><thead><tr><th>Method</th><th>Route</th><th>Requests</th><th title="answered 400–499: bad input, no permission, not found, throttled">Refused (4xx)</th><th title="answered 500 and above">Failed (5xx)</th><th>Mean</th><th>Max</th><th title="blue: answered, orange: refused, red: failed; times in UTC">Requests per minute</th><th title="times in UTC">Mean latency per minute</th></tr></thead>
+<tbody>${rows.length > 0 ? rows : html`<tr><td colspan="9" class="muted">No requests yet.</td></tr>`}</tbody></table></section>`;
 }
 
 export function plansSection(plans: readonly PlanRecord[], limit: number): Html {
@@ -83,11 +94,12 @@ export function plansSection(plans: readonly PlanRecord[], limit: number): Html 
 <td class="mono table">${[...p.namespace, p.table].join('.')}</td><td class="mono">${p.snapshotId ?? '—'}</td>
 <td class="num">${pair(p.manifestsRead, p.manifestsSkipped)}</td><td class="num">${pair(p.filesKept, p.filesPruned)}</td><td class="num">${count(p.deletesAttached)}</td>
 <td class="num">${count(p.tasks)}${p.planTasks ? html` <span class="muted">(${p.planTasks} plan tasks)</span>` : ''}</td><td class="num">${bytes(p.responseBytes)}</td>
-<td class="num">${ms(p.durationMs)}</td><td>${p.principal ?? html`<span class="muted">—</span>`}</td><td>${p.plannedBy ?? '—'}</td><td class="${p.status >= 400 ? 'bad' : 'ok'}">${p.status}</td></tr>`,
+<td class="num">${ms(p.durationMs)}</td><td>${p.principal ?? html`<span class="muted">—</span>`}</td><td>${p.plannedBy ?? '—'}</td><td class="${p.status >= 400 ? 'bad' : 'ok'}">${p.status}</td>
+<td class="why">${p.reason ?? ''}</td></tr>`,
   );
   return html`<section id="plans"><h2>Recent plans <span class="muted">(last ${limit})</span></h2>
-<table><thead><tr><th>Time (UTC)</th><th>Catalog</th><th>Table</th><th>Snapshot</th><th title="manifests read / skipped">Manifests</th><th title="data files kept / pruned">Files</th><th>Deletes</th><th>Tasks</th><th>Response</th><th>Duration</th><th>Who</th><th>Planner</th><th>Status</th></tr></thead>
-<tbody>${rows.length > 0 ? rows : html`<tr><td colspan="13" class="muted">No plans yet.</td></tr>`}</tbody></table></section>`;
+<table><thead><tr><th>Time (UTC)</th><th>Catalog</th><th>Table</th><th>Snapshot</th><th title="manifests read / skipped">Manifests</th><th title="data files kept / pruned">Files</th><th>Deletes</th><th>Tasks</th><th>Response</th><th>Duration</th><th>Who</th><th>Planner</th><th>Status</th><th>Why refused</th></tr></thead>
+<tbody>${rows.length > 0 ? rows : html`<tr><td colspan="14" class="muted">No plans yet.</td></tr>`}</tbody></table></section>`;
 }
 
 function pair(a: number | undefined, b: number | undefined): string {

@@ -46,6 +46,28 @@ t.test('after a plan, the page lists the catalog and the plan with its counts, a
   for (const secret of [plan['plan-id'], ...plan['plan-tasks']]) t.notOk(page.includes(secret.slice(3, 43)), 'no plan id or plan-task string');
 });
 
+t.test('a refused plan says why, refusals count apart from failures, and each chart has its scale and times', async (t) => {
+  const { app } = buildIcefront(testConfig([demoCatalog('demo')], {}));
+  t.teardown(() => app.close());
+  const refused = await post(app, `${ORDERS}/plan`, { filter: { type: 'eq', term: 'no_such_column', value: 1 } });
+  t.equal(refused.statusCode, 400);
+  const message = (JSON.parse(refused.body) as { error: { message: string } }).error.message;
+  t.equal((await post(app, `${ORDERS}/plan`, {})).statusCode, 200);
+  const page = (await app.inject({ url: '/' })).body;
+  const rows = page.split('<tr class="plan">').slice(1);
+  const row = rows.find((r) => r.includes('>400<'));
+  if (!t.ok(row, 'the refused plan has its row')) return;
+  t.ok(row.includes(message.replaceAll('\'', '&#39;').replaceAll('"', '&quot;')), `with the reason its client was given: ${message}`);
+  t.ok(rows.some((r) => r.includes('>200<') && r.includes('<td class="why"></td>')), 'an answered plan has no reason');
+  const requests = page.slice(page.indexOf('id="requests"'), page.indexOf('id="plans"'));
+  const plan = requests.split('<tr>').find((r) => r.includes('/tables/{table}/plan<'));
+  if (!t.ok(plan, 'the plan route has its row')) return;
+  t.match(plan, /<td class="num">2<\/td><td class="num">1<\/td><td class="num">0<\/td>/, 'two requests: one refused (4xx), none failed (5xx)');
+  t.match(plan, /<rect class="bar-refused"/, 'the refusal is drawn in the bar');
+  t.match(plan, /<text class="axis"[^>]*>\d\d:\d\d<\/text>/, 'the chart names its first and last minute');
+  t.match(plan, /<text class="axis"[^>]*>top 2\/min<\/text>/, 'and what a full bar stands for');
+});
+
 t.test('a name holding markup is text on the page', async (t) => {
   const { app } = buildIcefront(testConfig([demoCatalog('demo')]));
   t.teardown(() => app.close());
