@@ -5,6 +5,7 @@
 #                            (requirements.txt)
 #   .interop/jars/fixture/   the Iceberg REST fixture's classpath, iceberg-aws-bundle included (pom.xml)
 #   .interop/jars/spark/     iceberg-spark-runtime + iceberg-aws-bundle (pom.xml)
+#   .interop/jars/spark-next/ the same at the next Iceberg version (1.12.0), for a second Spark JVM
 #   .interop/jars/writer/    iceberg-data + iceberg-parquet and theirs, beyond the fixture's (pom.xml)
 #   .interop/classes/        LoopbackRESTCatalogServer, compiled against the fixture classpath
 #   .interop/writer-classes/ writers/…/EqualityDeleteWriter, compiled against fixture + writer jars
@@ -98,6 +99,7 @@ step "equality-delete writer (javac)" compile_writer
 
 spark_jar=$(ls "$jars"/spark/iceberg-spark-runtime-*.jar)
 spark_aws_jar=$(ls "$jars"/spark/iceberg-aws-bundle-*.jar)
+spark_next_jars=$(ls "$jars"/spark-next/*.jar | paste -sd, -)
 fixture_cp="$classes:$jars/fixture/*"
 writer_cp="$writer_classes:$jars/fixture/*:$jars/writer/*"
 writer_main=dev.icefront.interop.EqualityDeleteWriter
@@ -155,14 +157,18 @@ grep '^  ' "$check/verify.log" || true
 echo "  verify (fixture, spark, pyiceberg, duckdb, moto, writer): $(($(date +%s) - t0)) s"
 
 "$venv/bin/python" - "$dir/env.json" "$venv/bin/python" "$spark_jar" "$classes" "$jars/fixture" "$java_version" \
-  "$writer_classes" "$jars/writer" "$writer_main" "$spark_aws_jar" "$here/moto-server.py" <<'EOF'
-import json, sys, importlib.metadata as md
-out, python, spark_jar, classes, fixture_jars, java, writer_classes, writer_jars, writer_main, spark_aws_jar, moto_server = sys.argv[1:]
+  "$writer_classes" "$jars/writer" "$writer_main" "$spark_aws_jar" "$here/moto-server.py" "$spark_next_jars" <<'EOF'
+import json, re, sys, importlib.metadata as md
+out, python, spark_jar, classes, fixture_jars, java, writer_classes, writer_jars, writer_main, spark_aws_jar, moto_server, spark_next_jars = sys.argv[1:]
+next_jars = spark_next_jars.split(",")
+next_version = re.search(r"-(\d+\.\d+\.\d+)\.jar$", next(j for j in next_jars if "spark-runtime" in j)).group(1)
 pkgs = ["pyspark", "pyiceberg", "duckdb", "duckdb-ext-iceberg", "duckdb-ext-httpfs", "pyarrow", "moto"]
 json.dump({
     "python": python,
     "sparkJar": spark_jar,
     "sparkJars": [spark_jar, spark_aws_jar],
+    "sparkJarsNext": next_jars,
+    "icebergNext": next_version,
     "motoServer": moto_server,
     "fixtureClasspath": [classes, fixture_jars + "/*"],
     "fixtureMain": "org.apache.iceberg.rest.LoopbackRESTCatalogServer",

@@ -23,6 +23,10 @@ export interface InteropEnv {
   readonly sparkJar: string;
   /** Spark's `spark.jars`: the runtime plus iceberg-aws-bundle (S3FileIO); absent in an older env.json. */
   readonly sparkJars?: readonly string[];
+  /** The same at Iceberg's next version (pom.xml iceberg.next.version, 1.12.0), for a second Spark JVM. */
+  readonly sparkJarsNext?: readonly string[];
+  /** That next version's number. */
+  readonly icebergNext?: string;
   /** tools/interop/moto-server.py (harness/moto.ts); absent in an older env.json. */
   readonly motoServer?: string;
   readonly fixtureClasspath: readonly string[];
