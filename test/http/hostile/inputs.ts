@@ -49,7 +49,8 @@ export function hostilePaths(): HostileRequest[] {
         });
   // whole-URL oddities
   for (const url of ['/v1/demo/namespaces/sales/../../../etc/passwd', '/v1/demo//namespaces', '//v1/config', '/v1/config/..', '/v1/%2e%2e/config', '/v1/demo/namespaces/sales/tables/orders?snapshots=%00', '/v1/demo/namespaces?parent=%1F%1F', '/v1/demo/namespaces?parent=..', '/v1/demo/namespaces?pageSize=-1', '/v1/demo/namespaces?pageSize=99999999999999999999', '/v1/demo/namespaces?pageToken=%ff', '/v1/demo/namespaces?pageToken=a&pageToken=b', '/v1/config?warehouse=..%2F..', '/v1/config?warehouse=a&warehouse=b', `/v1/demo/namespaces?parent=${'a%1F'.repeat(3000)}`, 'http://evil.example/v1/config', '/v1/demo/namespaces/sales/tables/orders#frag'])
-    out.push({ label: `GET ${url.slice(0, 80)}`, method: 'GET', url, mayPass: /\?parent=\.\.$|\?pageSize=-1|parent=%1F%1F|#frag|^http:|\/\/v1\/config|warehouse=\.\.|parent=a%1F/.test(url) });
+    // a huge pageSize is an upper bound the server lowers (REST spec parameters.page-size): a page
+    out.push({ label: `GET ${url.slice(0, 80)}`, method: 'GET', url, mayPass: /\?parent=\.\.$|\?pageSize=-1|pageSize=9{20}|parent=%1F%1F|#frag|^http:|\/\/v1\/config|warehouse=\.\.|parent=a%1F/.test(url) });
   return out;
 }
 
