@@ -8,8 +8,10 @@ import { buildService } from './main.js';
 
 export const PLAN_USAGE = `  icefront plan [--config FILE] WAREHOUSE NAMESPACE TABLE [--filter JSON] [--snapshot ID]
                 [--select a,b] [--stats-fields a,b] [--json]
-      Plan a scan and print its tasks and a pruning summary. NAMESPACE levels are separated
-      by '.' (or by %1F when a level itself contains '.'). --filter takes the REST filter JSON.
+      Plan a scan and print its tasks and a pruning summary. Levels of a nested NAMESPACE
+      are separated by %1F (or a 0x1F character), as in REST paths, never by '.': a dot
+      belongs to a level's name (db%1Fsub is two levels, db.sub is one). --filter takes
+      the REST filter JSON.
 `;
 
 export async function planCommand(args: string[], out: (line: string) => void): Promise<void> {
@@ -36,7 +38,8 @@ export async function planCommand(args: string[], out: (line: string) => void): 
   }
   if (positionals.length !== 3) throw new UsageError('plan needs WAREHOUSE NAMESPACE TABLE', usage);
   const [warehouse, namespaceArg, table] = positionals as [string, string, string];
-  const namespace = /%1F|\x1f/i.test(namespaceArg) ? namespaceArg.split(/%1F|\x1f/i) : namespaceArg.split('.');
+  // README: levels are never separated by '.' (a dot belongs to a level's name); %1F as in REST paths
+  const namespace = namespaceArg.split(/%1F|\x1f/i);
   const body: Record<string, unknown> = {};
   if (values.filter !== undefined) body['filter'] = parseJson(values.filter);
   if (values.snapshot !== undefined) {

@@ -3,7 +3,9 @@
  *   icefront [serve] [--config FILE] [--port N] [--host H]   run the gateway
  *   icefront plan …                                          plan a scan (cli-plan.ts)
  *   icefront COMMAND --help, icefront help [COMMAND]         usage
+ *   icefront --version                                       the package's version
  */
+import fs from 'node:fs';
 import { describeAuth } from './auth/index.js';
 import { isIcefrontError } from './errors/index.js';
 import { DEFAULT_CONFIG, parseCommand, readConfig, usageOf, UsageError } from './cli-args.js';
@@ -17,7 +19,15 @@ const SERVE_USAGE = `  icefront [serve] [--config FILE] [--port N] [--host HOST]
 const USAGE = `Usage:
 ${SERVE_USAGE}${PLAN_USAGE}  icefront COMMAND --help, icefront help [COMMAND]
       Print this, or one command's usage.
+  icefront --version
+      Print Icefront's version.
 `;
+
+/** The version in package.json, one folder above this file both in src/ and in dist/. */
+function packageVersion(): string {
+  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return String(pkg.version);
+}
 
 async function serve(args: string[]): Promise<void> {
   const usage = usageOf(SERVE_USAGE);
@@ -103,6 +113,10 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(topic ? usageOf(topic.usage) : USAGE);
     return;
   }
+  if (command === '--version') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return;
+  }
   if (command === undefined || command.startsWith('-')) return serve(argv);
   const known = commandOf(command);
   if (!known) throw new UsageError(`unknown command: ${command}`);
@@ -119,7 +133,13 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.exit(1);
   }
   if (isIcefrontError(err, 'CONFIG_INVALID')) {
-    process.stderr.write(`icefront: invalid configuration: ${err.message}\n`);
+    // every problem in the file, one line each (config/problems.ts)
+    const problems = err.message.split('\n');
+    process.stderr.write(
+      problems.length === 1
+        ? `icefront: invalid configuration: ${err.message}\n`
+        : `icefront: invalid configuration, ${problems.length} problems:\n${problems.map((line) => `  ${line}\n`).join('')}`,
+    );
     process.exit(2);
   }
   if (isIcefrontError(err)) {

@@ -210,7 +210,7 @@ export async function startIcefront(
 }
 
 /** A listen error an operator can act on, said plainly (no stack): which address, and how to choose another. */
-function listenFailure(err: unknown, host: string, port: number): unknown {
+function listenFailure(err: unknown, host: string, port: number): Error {
   const code = (err as { code?: unknown } | null)?.code;
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (code === 'EADDRINUSE')
@@ -219,5 +219,12 @@ function listenFailure(err: unknown, host: string, port: number): unknown {
     return fail('LISTEN_FAILED', `not allowed to listen on ${address} (ports below 1024 need privileges): choose another port with --port N (or server.port in the config file)`, err);
   if (code === 'EADDRNOTAVAIL')
     return fail('LISTEN_FAILED', `cannot listen on ${address}: ${host} is not an address of this machine; set server.host (or --host)`, err);
-  return err;
+  // the host is a name getaddrinfo could not turn into an address (issue #32: a raw stack before)
+  if (code === 'ENOTFOUND' || code === 'EAI_NONAME')
+    return fail('LISTEN_FAILED', `cannot listen on ${address}: the host name does not resolve (getaddrinfo ${String(code)}); set server.host (or --host) to an address or name of this machine`, err);
+  if (code === 'EAI_AGAIN' || code === 'EAI_FAIL')
+    return fail('LISTEN_FAILED', `cannot listen on ${address}: the host name could not be looked up (getaddrinfo ${String(code)}: no answer from DNS); set server.host (or --host) to an address of this machine`, err);
+  // anything else listen refuses is still said in one line, never as a stack
+  const reason = err instanceof Error ? err.message : String(err);
+  return fail('LISTEN_FAILED', `cannot listen on ${address}: ${reason}`, err);
 }

@@ -61,6 +61,25 @@ t.test('plan --help prints the plan usage and plans nothing', async (t) => {
   t.equal(run.stderr, '');
 });
 
+t.test("NAMESPACE levels are separated by %1F or 0x1F, never by '.': a dot belongs to a level's name (issue #32)", async (t) => {
+  // the same table under a one-level namespace whose name holds a dot, and under db → sub
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-cli-')));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const table = path.join(REPO, 'fixtures/warehouse/legacy/inventory');
+  fs.cpSync(table, path.join(dir, 'wh/odd.name/inventory'), { recursive: true });
+  fs.cpSync(table, path.join(dir, 'wh/db/sub/inventory'), { recursive: true });
+  const config = path.join(dir, 'icefront.yaml');
+  fs.writeFileSync(config, 'planning: { workers: 0 }\ncatalogs:\n  demo: { type: filesystem, warehouse: ./wh }\n');
+  t.match(await capture(['--config', config, 'demo', 'odd.name', 'inventory']), /^Table odd\.name\.inventory in demo, snapshot \d+/, 'odd.name is one level');
+  t.match(await capture(['--config', config, 'demo', 'db%1Fsub', 'inventory']), /^Table db\.sub\.inventory in demo, snapshot \d+/, '%1F separates levels');
+  t.match(await capture(['--config', config, 'demo', 'db%1fsub', 'inventory']), /^Table db\.sub\.inventory/, 'in either case');
+  t.match(await capture(['--config', config, 'demo', 'db\x1fsub', 'inventory']), /^Table db\.sub\.inventory/, 'so does the 0x1F character');
+  await t.rejects(capture(['--config', config, 'demo', 'db.sub', 'inventory']), { code: 'NO_SUCH_NAMESPACE', message: /separate levels with %1F/ }, 'db.sub is the single level "db.sub"');
+  const help = await capture(['--help']);
+  t.match(help, /separated by %1F/);
+  t.notMatch(help, /separated\s+by '\.'/, "the help no longer says '.' separates levels");
+});
+
 t.test('a plan command line it cannot run exits 2 with the plan usage', async (t) => {
   for (const args of [['plan', 'demo', 'sales'], ['plan', '--nope', 'demo', 'sales', 'orders']]) {
     const run = await runIcefront(args);

@@ -148,3 +148,16 @@ t.test('a listen port that is taken: which address, and how to choose another, w
   t.match(out, 'server.port: 0');
   t.notMatch(out, /\bat [^\n]*:\d+:\d+\)?/, 'no stack trace');
 });
+
+t.test('a listen host that does not resolve: one line naming the address, exit 1, no stack (issue #32)', async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, 'icefront.yaml');
+  fs.writeFileSync(file, ['planning: { workers: 0 }', 'catalogs:', '  one:', '    type: filesystem', `    warehouse: ${JSON.stringify(DEMO_WAREHOUSE)}`, ''].join('\n'));
+  const serve = start(t, ['--config', file, '--host', 'example.invalid', '--port', '8181']);
+  t.equal(await serve.exited, 1, 'exit status 1');
+  const out = serve.output();
+  // offline, the resolver may not answer at all (EAI_AGAIN) rather than say the name does not exist
+  t.match(out, /(^|\n)icefront: cannot listen on example\.invalid:8181: the host name (does not resolve \(getaddrinfo ENOTFOUND\)|could not be looked up \(getaddrinfo EAI_AGAIN)/);
+  t.match(out, '--host', 'says what to change');
+  t.notMatch(out, /\bat [^\n]*:\d+:\d+\)?|Error: getaddrinfo/, 'no stack trace, no raw error');
+});

@@ -49,7 +49,8 @@ t.test('serve outside the repository without --config names the missing default 
 t.test('an invalid config exits 2 naming the key and line', async (t) => {
   const run = await runIcefront(['serve', '--config', path.join(REPO, 'package.json')]);
   t.equal(run.code, 2);
-  t.match(run.stderr, /invalid configuration: .*package\.json:\d+: /);
+  // not a config at all: every key is a problem, so they come as a list (issue #32)
+  t.match(run.stderr, /^icefront: invalid configuration, \d+ problems:\n  .*package\.json:\d+: /);
 });
 
 t.test('a filesystem warehouse that is not there is refused at start with its line and resolved path', async (t) => {
@@ -59,4 +60,32 @@ t.test('a filesystem warehouse that is not there is refused at start with its li
   t.equal(run.code, 2);
   t.equal(run.stderr, `icefront: invalid configuration: ${path.join(dir, 'icefront.yaml')}:3: catalogs.demo.warehouse: the folder ${path.join(dir, 'nowhere')} does not exist (a relative path is resolved against the config file's folder)\n`);
   t.notMatch(run.stdout, /listening/);
+});
+
+t.test('--version prints the version in package.json and exits 0', async (t) => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+  const run = await runIcefront(['--version']);
+  t.equal(run.code, 0);
+  t.equal(run.stdout, `${version}\n`);
+  t.equal(run.stderr, '');
+  t.match((await runIcefront(['--help'])).stdout, /\n  icefront --version\n/, 'the usage lists it');
+});
+
+t.test('a config with several problems: all of them, one line each, exit 2 (issue #32)', async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, 'icefront.yaml');
+  fs.writeFileSync(file, 'server: { prot: 0 }\ncatalogs:\n  lake:\n    type: rest\n    uri: "${LAKE_URI_UNSET_IN_TEST}"\n  planning:\n    batch-size: 10\n');
+  const run = await runIcefront(['serve', '--config', file], { cwd: dir });
+  t.equal(run.code, 2);
+  t.equal(
+    run.stderr,
+    [
+      'icefront: invalid configuration, 3 problems:',
+      `  ${file}:1: server.prot: unknown key (did you mean \`port\`?)`,
+      `  ${file}:5: catalogs.lake.uri: environment variable LAKE_URI_UNSET_IN_TEST is not set`,
+      `  ${file}:6: catalogs.planning: looks like the top-level 'planning' block, indented under catalogs by mistake; catalogs holds one entry per catalog, each with a 'type'`,
+      '',
+    ].join('\n'),
+  );
+  t.equal(run.stdout, '');
 });

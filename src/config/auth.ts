@@ -4,6 +4,7 @@
  * the key and its line like every other config error.
  */
 import path from 'node:path';
+import type { Report } from './problems.js';
 import type { Access, AllowRule, AuthConfig, JwtConfig, StaticTokenConfig } from './types.js';
 
 /** JWS algorithms with a public verification key (RFC 7518 §3, RFC 8037): never HS*, never `none`. */
@@ -103,18 +104,16 @@ export interface RawAuth {
   limits?: { 'requests-per-second'?: number; burst?: number; 'max-in-flight'?: number };
 }
 
-/** Raises a CONFIG_INVALID error located at `keyPath` (the caller knows the lines). */
-export type Invalid = (keyPath: (string | number)[], message: string) => Error;
-
-export function buildAuth(raw: RawAuth, base: string, invalid: Invalid): AuthConfig {
-  const tokens = buildTokens(raw.tokens ?? [], invalid);
-  const jwt = raw.jwt && buildJwt(raw.jwt, base, invalid);
+/** The block, frozen; each check it fails is reported (all of them), and what it returns is then discarded. */
+export function buildAuth(raw: RawAuth, base: string, report: Report): AuthConfig {
+  const tokens = buildTokens(raw.tokens ?? [], report);
+  const jwt = raw.jwt && buildJwt(raw.jwt, base, report);
   if (tokens.length === 0 && jwt === undefined)
-    throw invalid(['auth'], 'needs tokens or jwt: with neither, no caller could ever come in');
+    report(['auth'], 'needs tokens or jwt: with neither, no caller could ever come in');
   return Object.freeze({
     tokens: Object.freeze(tokens),
     ...(jwt && { jwt }),
-    allow: Object.freeze((raw.allow ?? []).map((rule, i) => buildRule(rule, i, invalid))),
+    allow: Object.freeze((raw.allow ?? []).map((rule, i) => buildRule(rule, i, report))),
     adminRoles: Object.freeze([...(raw['admin-roles'] ?? [])]),
     ...(raw.limits && {
       limits: Object.freeze({
@@ -126,28 +125,28 @@ export function buildAuth(raw: RawAuth, base: string, invalid: Invalid): AuthCon
   });
 }
 
-function buildTokens(raw: NonNullable<RawAuth['tokens']>, invalid: Invalid): StaticTokenConfig[] {
+function buildTokens(raw: NonNullable<RawAuth['tokens']>, report: Report): StaticTokenConfig[] {
   const seen = new Set<string>();
   return raw.map((token, i) => {
     const sha256 = token.sha256.toLowerCase();
-    if (seen.has(sha256)) throw invalid(['auth', 'tokens', i, 'sha256'], 'the same token is listed twice (which principal would it be?)');
+    if (seen.has(sha256)) report(['auth', 'tokens', i, 'sha256'], 'the same token is listed twice (which principal would it be?)');
     seen.add(sha256);
     return Object.freeze({ sha256, principal: token.principal, roles: Object.freeze([...(token.roles ?? [])]) });
   });
 }
 
-function buildJwt(raw: NonNullable<RawAuth['jwt']>, base: string, invalid: Invalid): JwtConfig {
+function buildJwt(raw: NonNullable<RawAuth['jwt']>, base: string, report: Report): JwtConfig {
   const at = (key: string) => ['auth', 'jwt', key];
   const jwksUri = raw['jwks-uri'];
   const keyFile = raw['public-key-file'];
-  if ((jwksUri === undefined) === (keyFile === undefined)) throw invalid(['auth', 'jwt'], 'needs exactly one of jwks-uri and public-key-file');
+  if ((jwksUri === undefined) === (keyFile === undefined)) report(['auth', 'jwt'], 'needs exactly one of jwks-uri and public-key-file');
   // Keys fetched over plain HTTP could be swapped by anyone on the path: https, or this machine.
   if (jwksUri !== undefined && !jwksUri.toLowerCase().startsWith('https://') && !isLoopback(jwksUri))
-    throw invalid(at('jwks-uri'), 'must be https:// (plain http only to this machine: 127.0.0.1, ::1, localhost)');
+    report(at('jwks-uri'), 'must be https:// (plain http only to this machine: 127.0.0.1, ::1, localhost)');
   // Icefront relays clients' credentials there (POST /v1/oauth/tokens): the same rule.
   const tokenEndpoint = raw['token-endpoint'];
   if (tokenEndpoint !== undefined && !tokenEndpoint.toLowerCase().startsWith('https://') && !isLoopback(tokenEndpoint))
-    throw invalid(at('token-endpoint'), 'must be https:// (plain http only to this machine: 127.0.0.1, ::1, localhost)');
+    report(at('token-endpoint'), 'must be https:// (plain http only to this machine: 127.0.0.1, ::1, localhost)');
   return Object.freeze({
     ...(jwksUri !== undefined && { jwksUri }),
     ...(keyFile !== undefined && { publicKeyFile: path.resolve(base, keyFile) }),
@@ -163,14 +162,14 @@ function buildJwt(raw: NonNullable<RawAuth['jwt']>, base: string, invalid: Inval
   });
 }
 
-function buildRule(raw: NonNullable<RawAuth['allow']>[number], i: number, invalid: Invalid): AllowRule {
+function buildRule(raw: NonNullable<RawAuth['allow']>[number], i: number, report: Report): AllowRule {
   if (raw.principals === undefined && raw.roles === undefined)
-    throw invalid(['auth', 'allow', i], 'names nobody: give principals, roles or both');
+    report(['auth', 'allow', i], 'names nobody: give principals, roles or both');
   const namespaces = raw.namespaces?.map((entry, j) => {
     // `sales.eu` is two levels; a level that itself holds a dot is written as a list: [odd.name, x]
     const levels = typeof entry === 'string' ? entry.split('.') : [...entry];
     if (levels.some((level) => level === '' || level === '*'))
-      throw invalid(['auth', 'allow', i, 'namespaces', j], 'has an empty or "*" level (leave namespaces out to mean the whole catalog)');
+      report(['auth', 'allow', i, 'namespaces', j], 'has an empty or "*" level (leave namespaces out to mean the whole catalog)');
     return Object.freeze(levels);
   });
   return Object.freeze({

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { Ajv } from 'ajv';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { fail } from '../errors/index.js';
-import { buildAuth, type Invalid, type RawAuth } from './auth.js';
+import { buildAuth, type RawAuth } from './auth.js';
 import { substituteEnv } from './env.js';
+import { Problems, type Report } from './problems.js';
+import { misplacedUnderCatalogs, schemaProblems } from './schema-errors.js';
 import { CONFIG_SCHEMA } from './schema.js';
 import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, UpstreamAuth } from './types.js';
 
@@ -22,12 +24,13 @@ export const DEFAULTS = {
   refreshMs: 250,
 } as const;
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+// every error at once (issue #32); `verbose` gives each error its schema (the keys an unknown one may be a typo of)
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
 const validate = ajv.compile(CONFIG_SCHEMA);
 
 /**
  * Read, substitute, validate and freeze a YAML config file, and check the folders it names are
- * there (parseConfig checks the text only). Errors name the key and line.
+ * there (parseConfig checks the text only). Errors name the key and line, every one at once.
  */
 export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.env): Config {
   const abs = path.resolve(file);
@@ -37,8 +40,9 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
   } catch (err) {
     throw fail('CONFIG_INVALID', `${file}: cannot read config file (${(err as Error).message})`, err);
   }
-  const { config, invalid } = parse(text, abs, env);
-  checkWarehouses(config, invalid);
+  const { config, problems } = parse(text, abs, env);
+  checkWarehouses(config, problems.key);
+  problems.throwIfAny();
   return config;
 }
 
@@ -47,35 +51,42 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
   return parse(text, source, env).config;
 }
 
-function parse(text: string, source: string, env: NodeJS.ProcessEnv): { config: Config; invalid: Invalid } {
+/**
+ * Each stage reports every problem it finds; a stage runs only on what the one before accepted
+ * (YAML syntax, then `${VAR}` and the schema together, then the checks a schema cannot say).
+ */
+function parse(text: string, source: string, env: NodeJS.ProcessEnv): { config: Config; problems: Problems } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const where = (node: Node | undefined | null): string => {
-    const offset = node?.range?.[0];
-    return offset === undefined ? source : `${source}:${lines.linePos(offset).line}`;
-  };
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    throw fail('CONFIG_INVALID', `${source}:${lines.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`);
-  }
-  substituteTree(doc, doc.contents as Node | null, [], env, where);
+  const problems = new Problems(source, lines, doc);
+  for (const e of doc.errors) problems.atOffset(e.pos[0], e.message.split('\n')[0]!);
+  problems.throwIfAny();
+  const vars = { unset: new Map<string, { variable: string; node: Node }>(), failed: [] as string[][] };
+  substituteTree(doc.contents as Node | null, [], env, problems, vars);
   const data: unknown = doc.toJS() ?? {};
   if (!validate(data)) {
-    const err = validate.errors![0]!;
-    const keyPath = errorPath(err);
-    const node = nearestNode(doc, keyPath);
-    throw fail('CONFIG_INVALID', `${where(node)}: ${keyPath.join('.') || '(root)'}: ${describe(err)}`);
+    const misplaced = misplacedUnderCatalogs(data);
+    for (const p of misplaced) problems.onKey(p.keyPath, p.message);
+    // said better already: a misplaced block's contents, a value whose variable is not set
+    const explained = [...misplaced.map((p) => p.keyPath), ...vars.failed];
+    for (const p of schemaProblems(validate.errors ?? [])) {
+      if (explained.some((prefix) => prefix.every((part, i) => p.keyPath[i] === part))) continue;
+      const unset = p.message === 'is required' ? vars.unset.get(JSON.stringify(p.keyPath)) : undefined;
+      if (unset) problems.at(unset.node, `${p.keyPath.join('.')}: environment variable ${unset.variable} is not set`);
+      else problems.key(p.keyPath, p.message);
+    }
   }
-  const invalid: Invalid = (keyPath, message) =>
-    fail('CONFIG_INVALID', `${where(nearestNode(doc, keyPath.map(String)))}: ${keyPath.join('.')}: ${message}`);
-  return { config: build(data as RawConfig, source, invalid), invalid };
+  problems.throwIfAny();
+  const config = build(data as RawConfig, source, problems.key);
+  problems.throwIfAny();
+  return { config, problems };
 }
 
 /**
  * A filesystem catalog's warehouse must be a folder that is there: refused at start (issue #13:
  * a missing one started silently and failed every request later).
  */
-function checkWarehouses(config: Config, invalid: Invalid): void {
+function checkWarehouses(config: Config, report: Report): void {
   for (const c of config.catalogs.values()) {
     if (c.type !== 'filesystem') continue;
     const keyPath = ['catalogs', c.name, 'warehouse'];
@@ -83,41 +94,54 @@ function checkWarehouses(config: Config, invalid: Invalid): void {
     try {
       stat = fs.statSync(c.warehouse, { throwIfNoEntry: false });
     } catch (err) {
-      throw invalid(keyPath, `cannot read the folder ${c.warehouse} (${(err as Error).message})`);
+      report(keyPath, `cannot read the folder ${c.warehouse} (${(err as Error).message})`);
+      continue;
     }
-    if (!stat) throw invalid(keyPath, `the folder ${c.warehouse} does not exist (a relative path is resolved against the config file's folder)`);
-    if (!stat.isDirectory()) throw invalid(keyPath, `${c.warehouse} is not a folder`);
+    if (!stat) report(keyPath, `the folder ${c.warehouse} does not exist (a relative path is resolved against the config file's folder)`);
+    else if (!stat.isDirectory()) report(keyPath, `${c.warehouse} is not a folder`);
   }
 }
 
+/**
+ * `${VAR}` substitution through the tree. A variable unset inside a longer string is a problem
+ * (and its key is in `failed`, so its unsubstituted value is not judged too); a whole value whose
+ * variable is unset is removed, and remembered in `unset`, so that a key it leaves missing is
+ * reported as that variable not being set rather than as "is required".
+ */
 function substituteTree(
-  doc: Document,
   node: Node | null,
-  keyPath: (string | number)[],
+  keyPath: string[],
   env: NodeJS.ProcessEnv,
-  where: (n: Node | undefined | null) => string,
+  problems: Problems,
+  vars: { unset: Map<string, { variable: string; node: Node }>; failed: string[][] },
 ): void {
+  const notSet = (at: Node, childPath: string[], variable: string) => {
+    problems.at(at, `${childPath.join('.')}: environment variable ${variable} is not set`);
+    vars.failed.push(childPath);
+  };
   if (isMap(node)) {
     for (const pair of [...node.items]) {
       const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
       const value = pair.value as Node | null;
+      const childPath = [...keyPath, key];
       if (isScalar(value) && typeof value.value === 'string') {
         const s = substituteEnv(value.value, env);
-        if (s.kind === 'absent') node.delete(pair.key);
-        else if (s.kind === 'error')
-          throw fail('CONFIG_INVALID', `${where(value)}: ${[...keyPath, key].join('.')}: environment variable ${s.variable} is not set`);
+        if (s.kind === 'absent') {
+          vars.unset.set(JSON.stringify(childPath), { variable: /^\$\{(.+)\}$/.exec(value.value)![1]!, node: value });
+          node.delete(pair.key);
+        } else if (s.kind === 'error') notSet(value, childPath, s.variable);
         else value.value = coerce(s.value, value.value);
-      } else substituteTree(doc, value, [...keyPath, key], env, where);
+      } else substituteTree(value, childPath, env, problems, vars);
     }
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
       const child = item as Node | null;
+      const childPath = [...keyPath, String(i)];
       if (isScalar(child) && typeof child.value === 'string') {
         const s = substituteEnv(child.value, env);
-        if (s.kind === 'error')
-          throw fail('CONFIG_INVALID', `${where(child)}: ${[...keyPath, i].join('.')}: environment variable ${s.variable} is not set`);
+        if (s.kind === 'error') notSet(child, childPath, s.variable);
         if (s.kind === 'value') child.value = s.value;
-      } else substituteTree(doc, child, [...keyPath, i], env, where);
+      } else substituteTree(child, childPath, env, problems, vars);
     });
   }
 }
@@ -127,45 +151,6 @@ function coerce(substituted: string, original: string): string | number {
   if (original !== substituted && /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(original) && /^-?\d+$/.test(substituted))
     return Number(substituted);
   return substituted;
-}
-
-function errorPath(err: ErrorObject): string[] {
-  const parts = err.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (err.keyword === 'additionalProperties') parts.push(String(err.params.additionalProperty));
-  if (err.keyword === 'required') parts.push(String(err.params.missingProperty));
-  if (err.propertyName !== undefined) parts.push(err.propertyName);
-  else if (err.keyword === 'propertyNames' && err.params.propertyName) parts.push(String(err.params.propertyName));
-  return parts;
-}
-
-function describe(err: ErrorObject): string {
-  if (err.propertyName !== undefined) return 'is not a valid name (letters, digits, . _ ~ -; it becomes a URL path segment)';
-  switch (err.keyword) {
-    case 'additionalProperties':
-      return 'unknown key';
-    case 'required':
-      return 'is required';
-    case 'enum':
-      return `must be one of ${(err.params.allowedValues as unknown[]).map(String).join(', ')}`;
-    case 'const':
-      return `must be ${String(err.params.allowedValue)}`;
-    default:
-      return err.message ?? 'is invalid';
-  }
-}
-
-function nearestNode(doc: Document, keyPath: string[]): Node | undefined {
-  for (let n = keyPath.length; n >= 0; n--) {
-    const prefix = keyPath.slice(0, n);
-    const node = (prefix.length === 0 ? doc.contents : doc.getIn(prefix, true)) as Node | undefined;
-    if (node && node.range) {
-      if (n === keyPath.length || !isMap(node)) return node;
-      // The key itself (e.g. an unknown key) is on the pair's key node.
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === keyPath[n]);
-      return (pair?.key as Node | undefined) ?? node;
-    }
-  }
-  return undefined;
 }
 
 interface RawConfig {
@@ -255,7 +240,7 @@ function buildRest(name: string, c: RawRestCatalog, base: string): RestCatalogCo
   });
 }
 
-function build(raw: RawConfig, source: string, invalid: Invalid): Config {
+function build(raw: RawConfig, source: string, report: Report): Config {
   const base = source ? path.dirname(source) : process.cwd();
   const catalogs = new Map<string, CatalogConfig>();
   for (const [name, c] of Object.entries(raw.catalogs)) {
@@ -305,6 +290,6 @@ function build(raw: RawConfig, source: string, invalid: Invalid): Config {
         ...(raw.tracing['sample-ratio'] !== undefined && { sampleRatio: raw.tracing['sample-ratio'] }),
       }),
     }),
-    ...(raw.auth && { auth: buildAuth(raw.auth, base, invalid) }),
+    ...(raw.auth && { auth: buildAuth(raw.auth, base, report) }),
   });
 }

@@ -1,4 +1,8 @@
-/** JSON Schema of the YAML configuration (validated with ajv after `${ENV}` substitution). */
+/**
+ * JSON Schema of the YAML configuration (validated with ajv after `${ENV}` substitution, every
+ * error at once). An `if` names its discriminator as required: without it a block missing its
+ * `type` (or `mode`) would match every branch and be reported against all of them.
+ */
 import { AUTH_SCHEMA } from './auth.js';
 
 const catalogName = '^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$';
@@ -35,15 +39,15 @@ const restCatalog = {
       properties: { mode: { enum: ['forward', 'bearer', 'oauth2'] } },
       allOf: [
         {
-          if: { properties: { mode: { const: 'forward' } } },
+          if: { required: ['mode'], properties: { mode: { const: 'forward' } } },
           then: { additionalProperties: false, properties: { mode: {} } },
         },
         {
-          if: { properties: { mode: { const: 'bearer' } } },
+          if: { required: ['mode'], properties: { mode: { const: 'bearer' } } },
           then: { additionalProperties: false, required: ['token'], properties: { mode: {}, token: { type: 'string', minLength: 1 } } },
         },
         {
-          if: { properties: { mode: { const: 'oauth2' } } },
+          if: { required: ['mode'], properties: { mode: { const: 'oauth2' } } },
           then: {
             additionalProperties: false,
             required: ['token-url', 'client-id', 'client-secret'],
@@ -163,10 +167,16 @@ export const CONFIG_SCHEMA = {
         required: ['type'],
         properties: { type: { enum: ['filesystem', 'rest'] } },
         allOf: [
-          { if: { properties: { type: { const: 'filesystem' } } }, then: filesystemCatalog },
-          { if: { properties: { type: { const: 'rest' } } }, then: restCatalog },
+          { if: { required: ['type'], properties: { type: { const: 'filesystem' } } }, then: filesystemCatalog },
+          { if: { required: ['type'], properties: { type: { const: 'rest' } } }, then: restCatalog },
         ],
       },
     },
   },
 } as const;
+
+/** The keys of the top level (`planning`, `server`…): an entry under `catalogs` named so, without a `type`, is that block misplaced. */
+export const TOP_LEVEL_KEYS: readonly string[] = Object.keys(CONFIG_SCHEMA.properties);
+
+/** The keys a catalog may have, of either type: an entry under `catalogs` named so, without a `type`, is a catalog's key one level too high. */
+export const CATALOG_KEYS: readonly string[] = [...new Set([...Object.keys(filesystemCatalog.properties), ...Object.keys(restCatalog.properties)])];

@@ -175,3 +175,95 @@ t.test('tracing: an OTLP endpoint, a service name and a sample ratio; a malforme
   t.match(configError(() => parseConfig(`${base}tracing:\n  otlp-endpoint: "collector:4318"\n`, 'c.yaml')), /^c\.yaml:4: tracing\.otlp-endpoint/);
   t.match(configError(() => parseConfig(`${base}tracing:\n  sample-ratio: 2\n`, 'c.yaml')), /^c\.yaml:4: tracing\.sample-ratio/);
 });
+
+// issue #32: first-use papercuts in config errors
+
+t.test('a typo in a key is reported as an unknown key with the known key it is nearest to, not as the key it misses', async (t) => {
+  const msg = configError(() => parseConfig('catalogs:\n  lake:\n    type: filesystem\n    warehous: ./wh\n', 'c.yaml'));
+  t.equal(msg, 'c.yaml:4: catalogs.lake.warehous: unknown key (did you mean `warehouse`?)');
+  t.notMatch(msg, /is required/, 'the missing warehouse is that typo, said once');
+  const far = configError(() => parseConfig('server:\n  colour: blue\ncatalogs:\n  a: {type: filesystem, warehouse: w}\n', 'c.yaml'));
+  t.equal(far, 'c.yaml:2: server.colour: unknown key', 'no guess when no known key is near');
+  t.match(configError(() => parseConfig('catalogs:\n  a: {type: filesytem, warehouse: w}\n', 'c.yaml')), /catalogs\.a\.type: must be one of filesystem, rest \(did you mean `filesystem`\?\)/);
+});
+
+t.test('every problem in the file is reported at once, one line each with its key path, in file order', async (t) => {
+  const text = [
+    'server:', //                                           1
+    '  prot: 8181', //                                      2
+    'planning:', //                                         3
+    '  batch_size: 10', //                                  4
+    '  workers: many', //                                   5
+    'catalogs:', //                                         6
+    '  up:', //                                             7
+    '    type: rest', //                                    8
+    '    uri: "http://127.0.0.1:9"', //                     9
+    '    limits: { max-inflight: 4 }', //                  10
+    '    storage: { s3: { regoin: eu } }', //               11
+    '    auth: { mode: bearer, tokn: t }', //               12
+    '  lake:', //                                           13
+    '    type: filesystem', //                              14
+    '    warehous: ./wh', //                                15
+    'auth:', //                                             16
+    '  tokens: [{ sha256: "' + 'a'.repeat(64) + '", principal: a }]', // 17
+    '  limit: { burst: 1 }', //                             18
+    'loging: { level: debug }', //                          19
+    '',
+  ].join('\n');
+  t.equal(
+    configError(() => parseConfig(text, 'c.yaml')),
+    [
+      'c.yaml:2: server.prot: unknown key (did you mean `port`?)',
+      'c.yaml:4: planning.batch_size: unknown key (did you mean `batch-size`?)',
+      'c.yaml:5: planning.workers: must be integer or auto',
+      'c.yaml:10: catalogs.up.limits.max-inflight: unknown key (did you mean `max-in-flight`?)',
+      'c.yaml:11: catalogs.up.storage.s3.regoin: unknown key (did you mean `region`?)',
+      'c.yaml:12: catalogs.up.auth.tokn: unknown key (did you mean `token`?)',
+      'c.yaml:15: catalogs.lake.warehous: unknown key (did you mean `warehouse`?)',
+      'c.yaml:18: auth.limit: unknown key (did you mean `limits`?)',
+      'c.yaml:19: loging: unknown key (did you mean `logging`?)',
+    ].join('\n'),
+  );
+});
+
+t.test('a catalog without its type is told so once, not against every type it could have been', async (t) => {
+  t.equal(configError(() => parseConfig('catalogs:\n  a:\n    warehouse: w\n', 'c.yaml')), 'c.yaml:3: catalogs.a.type: is required');
+  t.equal(configError(() => parseConfig('catalogs:\n  a: { type: rest, uri: "http://x", auth: { token: t } }\n', 'c.yaml')), 'c.yaml:2: catalogs.a.auth.mode: is required');
+});
+
+t.test('checks beyond the schema report every problem too: auth rules, warehouse folders', async (t) => {
+  const auth = configError(() => parseConfig('catalogs:\n  a: {type: filesystem, warehouse: w}\nauth:\n  tokens: [{ sha256: "' + 'a'.repeat(64) + '", principal: a }]\n  allow:\n    - { catalogs: [a] }\n    - { roles: [r], catalogs: [a], namespaces: ["*"] }\n', 'c.yaml'));
+  t.equal(auth, 'c.yaml:6: auth.allow.0: names nobody: give principals, roles or both\nc.yaml:7: auth.allow.1.namespaces.0: has an empty or "*" level (leave namespaces out to mean the whole catalog)');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-cfg-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'c.yaml');
+  fs.writeFileSync(file, 'catalogs:\n  a: {type: filesystem, warehouse: ./one}\n  b: {type: filesystem, warehouse: ./two}\n');
+  const missing = configError(() => loadConfigFile(file)).split('\n');
+  t.equal(missing.length, 2, 'both missing folders');
+  t.match(missing[0], `${file}:2: catalogs.a.warehouse: the folder ${path.join(dir, 'one')} does not exist`);
+  t.match(missing[1], `${file}:3: catalogs.b.warehouse: the folder ${path.join(dir, 'two')} does not exist`);
+});
+
+t.test('a required key whose whole value is an unset ${VAR} names the variable, at its line', async (t) => {
+  t.equal(configError(() => parseConfig('catalogs:\n  lake:\n    type: rest\n    uri: "${LAKE_URI}"\n', 'c.yaml', {})), 'c.yaml:4: catalogs.lake.uri: environment variable LAKE_URI is not set');
+  t.equal(
+    configError(() => parseConfig('catalogs:\n  up: { type: rest, uri: "http://x", auth: { mode: bearer, token: "${UP_TOKEN}" } }\n', 'c.yaml', {})),
+    'c.yaml:2: catalogs.up.auth.token: environment variable UP_TOKEN is not set',
+  );
+  t.equal(
+    configError(() => parseConfig('catalogs:\n  a:\n    type: filesystem\n    warehouse: "${WH}/x"\n  b:\n    type: rest\n    uri: "http://${HOST}:9"\n', 'c.yaml', {})),
+    'c.yaml:4: catalogs.a.warehouse: environment variable WH is not set\nc.yaml:7: catalogs.b.uri: environment variable HOST is not set',
+    'every unset variable, and nothing said about the values left unsubstituted',
+  );
+  t.equal(parseConfig('planning:\n  token-secret: "${SECRET}"\ncatalogs:\n  a: {type: filesystem, warehouse: w}\n', 'c.yaml', {}).planning.tokenSecret, undefined, 'an optional key still stays absent');
+});
+
+t.test('a top-level block indented under catalogs is named as such, not as a catalog without a type', async (t) => {
+  const msg = configError(() => parseConfig('catalogs:\n  demo: {type: filesystem, warehouse: w}\n  planning:\n    batch-size: 10\n', 'c.yaml'));
+  t.equal(msg, "c.yaml:3: catalogs.planning: looks like the top-level 'planning' block, indented under catalogs by mistake; catalogs holds one entry per catalog, each with a 'type'");
+  const nameless = configError(() => parseConfig('catalogs:\n  type: filesystem\n  warehouse: ./wh\n', 'c.yaml'));
+  t.match(nameless, /^c\.yaml:2: catalogs\.type: looks like a catalog's 'type' key, not a catalog \(is the catalog's name missing above it\?\)/);
+  t.match(nameless, /\nc\.yaml:3: catalogs\.warehouse: looks like a catalog's 'warehouse' key/);
+  const named = parseConfig('catalogs:\n  planning: {type: filesystem, warehouse: w}\n', 'c.yaml');
+  t.ok(named.catalogs.has('planning'), 'a catalog may still be called planning when it has a type');
+});
