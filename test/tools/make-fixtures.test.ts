@@ -3,6 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parquetMetadata } from 'hyparquet';
+import { CREATED_BY } from '../../tools/iceberg-writer/parquet.js';
 import { buildWarehouse, type TableReport } from '../../tools/make-fixtures.js';
 import { scanTable, type ScannedTable } from './helpers/scan-table.js';
 import { readPuffinFooter } from './helpers/read-back.js';
@@ -79,6 +81,19 @@ t.test('sales.orders covers every primitive column type, with a NaN and a null d
   tt.ok(rows.some((r) => r.discount === null || r.discount === undefined), 'a null discount');
   tt.equal(metadata['partition-specs'][0].fields.length, 4);
   tt.same(metadata.snapshots.map((s: any) => s.summary.operation), ['append', 'append', 'overwrite']);
+});
+
+t.test('every data file says who wrote it as parquet-java parses created_by (PARQUET-251), so engines keep its statistics', async (tt) => {
+  // parquet-java's VersionParser.FORMAT: "<application> version <semver> (build <hash>)"
+  const FORMAT = /^(.*?)\s+version\s*(?:([^(]*?)\s*(?:\(\s*build\s*([^)]*?)\s*\))?)?$/;
+  const files = (fs.readdirSync(outDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.parquet'));
+  tt.ok(files.length >= 10, `${files.length} Parquet files`);
+  const writers = new Set(files.map((f) => parquetMetadata(new Uint8Array(fs.readFileSync(path.join(outDir, f))).buffer).created_by));
+  tt.same([...writers], [CREATED_BY], 'one writer named in every footer');
+  const parsed = FORMAT.exec(CREATED_BY);
+  tt.ok(parsed, `${CREATED_BY} parses`);
+  tt.match(parsed?.[2] ?? '', /^\d+\.\d+\.\d+$/, 'with a semantic version');
+  tt.notOk(FORMAT.exec('icefront iceberg-writer')?.[2], 'the name it had before gives no version: parquet-java threw VersionParseException');
 });
 
 t.test('sales.returns: a key deleted by equality and re-inserted later survives once, and a dangling delete remains', async (tt) => {

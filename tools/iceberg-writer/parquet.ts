@@ -15,6 +15,13 @@ import { columnMetrics, type ColumnMetrics, type MetricsColumn } from './metrics
 // (`hyparquet/src/*.js` subpath pattern exports), Node's own resolver accepts them.
 const { parquetWriteBuffer } = createRequire(import.meta.url)('hyparquet-writer') as typeof HyparquetWriter;
 
+/**
+ * The footer's `created_by`, in the form parquet-java's VersionParser reads (PARQUET-251:
+ * `<application> version <version> (build <build>)`): a name it cannot parse makes every engine on
+ * parquet-java (Spark, Trino's reader aside) log a stack trace and ignore the file's statistics.
+ */
+export const CREATED_BY = 'icefront-iceberg-writer version 0.1.0 (build fixtures)';
+
 // hyparquet-writer brings its own hyparquet copy, so take its schema type from its signature
 type SchemaElement = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>[number];
 
@@ -49,7 +56,7 @@ export function writeParquet(columns: readonly MetricsColumn[], rows: readonly R
     schema,
     kvMetadata: [{ key: 'iceberg.schema', value: opts.icebergSchemaJson }],
     rowGroupSize: opts.rowGroupSize ?? 100_000,
-    createdBy: 'icefront iceberg-writer',
+    createdBy: CREATED_BY,
   });
   const bytes = new Uint8Array(buffer);
   const footer = parquetMetadata(buffer);
