@@ -12,22 +12,38 @@
  *   - catalog `fxpaged` (type: rest, planning: auto) in front of the fixture behind a shim that
  *     hides its `/tasks`: an upstream that plans but cannot page (Gravitino's today), for which
  *     `auto` picks `upstream-paged`: the fixture plans, Icefront pages its answer.
+ * Trino 476 (harness/trino.ts, one server for the file) reads through every catalog, planning
+ * each scan itself.
  * One worker process (one Spark JVM) runs every client job of this file. The last test prints
  * the matrix: for each client and mode, per catalog, the (table, filter) reads that agreed.
  */
 import t, { type Test } from 'tap';
-import { ClientWorker, type CatalogRef, type ScanJob, type ScanResult } from './harness/clients.js';
+import { ClientWorker, type CatalogRef, type IcebergGoListing, type ScanJob, type ScanResult } from './harness/clients.js';
 import type { Comparison } from './harness/compare.js';
 import { judgeRead, scanOf } from './harness/judge.js';
-import { filesystemCatalog, restCatalog, startInteropIcefront } from './harness/icefront.js';
+import { filesystemCatalog, restCatalog, startInteropIcefront, type RecordedRequest } from './harness/icefront.js';
+import { icebergGoFor } from './harness/iceberg-go.js';
 import { runEqualityDeleteWriter } from './harness/java-writer.js';
 import { Matrix } from './harness/matrix.js';
 import { startEndpointShim } from './harness/endpoint-shim.js';
 import { startRestFixture } from './harness/rest-fixture.js';
 import { interopToolchain } from './harness/toolchain.js';
+import { startTrinoFor } from './harness/trino.js';
 import { INTEROP_TABLES, type FilterCase, type InteropTable } from './tables.js';
 
 const TASKS_ENDPOINT = 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks';
+
+/** What clients/iceberg_go_client.py adds to a scan's result: iceberg-go's own count of its requests. */
+interface IcebergGoResult extends ScanResult {
+  /** By kind: `POST plan`, `POST tasks`, `GET plan/{id}`, `DELETE plan/{id}`, `GET table`, … */
+  readonly requests: Readonly<Record<string, number>>;
+  /** The most POST …/tasks requests it had in flight at once. */
+  readonly maxTasksInFlight: number;
+  /** The most plan tasks one /plan or /tasks answer listed (iceberg-go fetches those together). */
+  readonly maxPlanTasksListed: number;
+  /** Go's GOMAXPROCS in that process: iceberg-go's default bound on concurrent /tasks. */
+  readonly gomaxprocs: number;
+}
 
 // Setup on a cold machine (pip + Maven downloads), the writes and ~500 reads in one Spark JVM.
 t.setTimeout(40 * 60_000);
@@ -52,16 +68,32 @@ if (env) {
     ],
     { batchSize: 2 },
   );
+  // iceberg-go (tools/interop/iceberg-go.sh builds it once per machine): its path goes to the worker
+  // through the environment; undefined, and no iceberg-go readers, when it is skipped or failed.
+  const icebergGo = await icebergGoFor(t);
   const worker = ClientWorker.start(env);
+  // A second Spark JVM on Iceberg's next release (1.12: its table cache revalidates loads with
+  // If-None-Match); the fixture stays 1.11 (its 1.12 build does not resolve).
+  const workerNext = env.sparkJarsNext ? ClientWorker.start(env, { sparkJars: env.sparkJarsNext }) : undefined;
   t.teardown(async () => {
     await worker.close();
+    await workerNext?.close();
+    await trino?.close();
     await ice.close();
     await shim.close();
     await fixture.close();
   });
+  // Trino 476 (harness/trino.ts): undefined, and no Trino readers, when it is skipped or failed.
+  const trino = await startTrinoFor(t);
 
   const direct: CatalogRef = { name: 'fixture', uri: fixture.url, planning: 'client' };
-  const via = (catalog: Catalog, planning: 'server' | 'client'): CatalogRef => ({ name: `ice_${catalog}`, uri: ice.url, warehouse: catalog, planning });
+  const via = (catalog: Catalog, planning: 'server' | 'client', client?: ScanJob['client']): CatalogRef => ({
+    name: `ice_${catalog}`,
+    uri: ice.url,
+    warehouse: catalog,
+    planning,
+    ...(client === 'trino' && trino && { trino: trino.url }),
+  });
 
   interface Reader {
     readonly client: ScanJob['client'];
@@ -71,10 +103,18 @@ if (env) {
     readonly files: Comparison['files'];
     /** The same client asking the fixture directly: run only when this reader disagrees or fails. */
     readonly control: CatalogRef;
+    /** Spark on Iceberg's next release (workerNext), with its table cache on. */
+    readonly next?: boolean;
   }
   const SERVER = 'scan-planning-mode=server';
   const CLIENT = 'scan-planning-mode=client';
+  const NEXT_PROPERTIES = { 'cache-enabled': 'true' };
   const readers: readonly Reader[] = [
+    ...(workerNext
+      ? (['fx', 'fxlocal', 'fxfs', 'fxpaged'] as const).map(
+          (catalog): Reader => ({ client: 'spark', mode: SERVER, catalog, files: 'read', control: { ...direct, planning: 'server', properties: NEXT_PROPERTIES }, next: true }),
+        )
+      : []),
     { client: 'spark', mode: SERVER, catalog: 'fx', files: 'read', control: { ...direct, planning: 'server' } },
     { client: 'spark', mode: SERVER, catalog: 'fxlocal', files: 'read', control: { ...direct, planning: 'server' } },
     { client: 'spark', mode: SERVER, catalog: 'fxfs', files: 'read', control: { ...direct, planning: 'server' } },
@@ -89,14 +129,38 @@ if (env) {
     { client: 'duckdb', mode: 'client-side (its own)', catalog: 'fx', files: 'none', control: direct },
     { client: 'duckdb', mode: 'client-side (its own)', catalog: 'fxfs', files: 'none', control: direct },
     { client: 'duckdb', mode: 'client-side (its own)', catalog: 'fxpaged', files: 'none', control: direct },
+    // Trino 476 plans every scan itself: through fx, fxlocal and fxpaged it loads the same tables
+    // from differently configured catalogs; through fxfs Icefront serves the metadata itself.
+    ...(trino
+      ? (['fx', 'fxlocal', 'fxfs', 'fxpaged'] as const).map((catalog): Reader => ({
+          client: 'trino',
+          mode: 'client-side (its own)',
+          catalog,
+          files: 'none',
+          control: { ...direct, trino: trino.url },
+        }))
+      : []),
+    // iceberg-go v0.7.0: server planning is its scan option WithScanPlanningMode(ScanPlanningRemote)
+    // (it redeems plan tasks at /tasks concurrently, GOMAXPROCS at a time), client planning its default.
+    ...(icebergGo
+      ? [
+          ...(['fx', 'fxlocal', 'fxfs', 'fxpaged'] as const).map(
+            (catalog): Reader => ({ client: 'iceberg-go', mode: SERVER, catalog, files: 'planned', control: { ...direct, planning: 'server' } }),
+          ),
+          ...(['fx', 'fxfs'] as const).map((catalog): Reader => ({ client: 'iceberg-go', mode: CLIENT, catalog, files: 'planned', control: direct })),
+        ]
+      : []),
   ];
-  const readerName = (r: Reader): string => `${r.client} (${r.mode}) → icefront ${r.catalog}`;
+  const clientName = (r: Reader): string => (r.next ? `${r.client} ${env.icebergNext ?? 'next'}` : r.client);
+  const readerName = (r: Reader): string => `${clientName(r)} (${r.mode}) → icefront ${r.catalog}`;
   const matrix = new Matrix(['fx', 'fxlocal', 'fxfs', 'fxpaged']);
 
   /** The Java equality-delete writer's one run (it commits both eq_ tables). */
   let javaWriter: Promise<unknown> | undefined;
   /** Snapshot ids per table in commit order, filled by the write step. */
   const snapshotsOf = new Map<string, string[]>();
+  /** Each iceberg-go server-planning read: its catalog, the requests Icefront answered meanwhile, its result (when it agreed). */
+  const icebergGoServerReads: Array<{ catalog: Catalog; requests: RecordedRequest[]; got: ScanResult | undefined }> = [];
 
   async function write(t: Test, table: InteropTable): Promise<void> {
     await worker.run({ client: 'spark', catalog: via('fx', 'client'), sql: ['CREATE NAMESPACE IF NOT EXISTS {catalog}.db'] }, 120_000);
@@ -138,33 +202,43 @@ if (env) {
     const results = new Map<Reader, ScanResult>();
     for (const r of readers) {
       const c: Comparison = { table: table.name, filter: where, client: readerName(r), files: r.files };
-      const cell = { row: `${r.client} (${r.mode})`, column: r.catalog };
-      const got = await judgeRead(t, worker, matrix, truth, {
+      const cell = { row: `${clientName(r)} (${r.mode})`, column: r.catalog };
+      const from = ice.requests.length;
+      const got = await judgeRead(t, r.next ? workerNext! : worker, matrix, truth, {
         comparison: c,
         cell,
-        through: scan(via(r.catalog, r.mode === SERVER ? 'server' : 'client'), r.client),
+        through: scan({ ...via(r.catalog, r.mode === SERVER ? 'server' : 'client', r.client), ...(r.next && { properties: NEXT_PROPERTIES }) }, r.client),
         control: scan(r.control, r.client),
         recent: () => ice.requests.slice(-8),
       });
       if (got) results.set(r, got);
+      // The requests Icefront answered during this read (its control goes straight to the fixture).
+      if (r.client === 'iceberg-go' && r.mode === SERVER) icebergGoServerReads.push({ catalog: r.catalog, requests: ice.requests.slice(from), got });
     }
     // Same scan, two server planners: the fixture's (Java, through fx) and Icefront's own
     // (fxlocal and fxfs). They must plan the same data files and attach the same delete files to
-    // each; pyiceberg reports both sets. Through fxpaged the fixture plans and Icefront pages: the
-    // pages together must be the fixture's plan, each data file with its delete files.
-    const planOf = (catalog: Catalog): ScanResult | undefined =>
-      [...results].find(([r]) => r.client === 'pyiceberg' && r.mode === SERVER && r.catalog === catalog)?.[1];
-    const fixturePlan = planOf('fx');
-    for (const catalog of ['fxlocal', 'fxfs', 'fxpaged'] as const) {
-      const icefrontPlan = planOf(catalog);
-      if (!fixturePlan || !icefrontPlan) continue;
-      const at = `table ${table.name}, filter [${where}], catalog ${catalog}`;
-      t.same(icefrontPlan.files, fixturePlan.files, `${at}: Icefront's plan names the same data files as the fixture's`);
-      t.same(icefrontPlan.deletes, fixturePlan.deletes, `${at}: Icefront's plan attaches the same delete files to each data file as the fixture's`);
+    // each; pyiceberg and iceberg-go report both sets. Through fxpaged the fixture plans and
+    // Icefront pages: the pages together must be the fixture's plan, each data file with its
+    // delete files.
+    for (const client of ['pyiceberg', 'iceberg-go'] as const) {
+      const planOf = (catalog: Catalog): ScanResult | undefined =>
+        [...results].find(([r]) => r.client === client && r.mode === SERVER && r.catalog === catalog)?.[1];
+      const fixturePlan = planOf('fx');
+      for (const catalog of ['fxlocal', 'fxfs', 'fxpaged'] as const) {
+        const icefrontPlan = planOf(catalog);
+        if (!fixturePlan || !icefrontPlan) continue;
+        const at = `table ${table.name}, filter [${where}], catalog ${catalog}, as ${client} reports it`;
+        t.same(icefrontPlan.files, fixturePlan.files, `${at}: Icefront's plan names the same data files as the fixture's`);
+        t.same(icefrontPlan.deletes, fixturePlan.deletes, `${at}: Icefront's plan attaches the same delete files to each data file as the fixture's`);
+      }
     }
   }
 
-  for (const table of INTEROP_TABLES) {
+  // ICEFRONT_INTEROP_TABLES=db.events,db.dv: only these tables (while developing; the checks
+  // after the tables then see fewer reads).
+  const only = process.env['ICEFRONT_INTEROP_TABLES']?.split(',').map((n) => n.trim()).filter(Boolean);
+  if (only) t.comment(`ICEFRONT_INTEROP_TABLES: only ${only.join(', ')}`);
+  for (const table of INTEROP_TABLES.filter((tb) => !only || only.includes(tb.name))) {
     await t.test(`table ${table.name}`, async (t) => {
       const wrote = await t.test(`Spark through Icefront writes ${table.name} into the fixture`, (t) => write(t, table));
       if (!wrote) return;
@@ -200,6 +274,66 @@ if (env) {
     }
   });
 
+  if (icebergGo) {
+    t.test('iceberg-go lists each catalog, planned on the server through each, redeemed plan tasks at /tasks concurrently, and released its plans', async (t) => {
+      const kind = (r: RecordedRequest): string | undefined => {
+        if (r.method === 'POST' && r.url.endsWith('/plan')) return 'POST plan';
+        if (r.method === 'POST' && r.url.endsWith('/tasks')) return 'POST tasks';
+        if (r.method === 'DELETE' && r.url.includes('/plan/')) return 'DELETE plan/{id}';
+        return undefined;
+      };
+      for (const catalog of ['fx', 'fxlocal', 'fxfs', 'fxpaged'] as const) {
+        const listing = (await worker.run({ client: 'iceberg-go', catalog: via(catalog, 'client'), list: true })) as IcebergGoListing;
+        const written = [...snapshotsOf.keys()];
+        t.ok(listing.namespaces.some((ns) => ns.join('.') === 'db'), `iceberg-go lists namespace db through ${catalog}`, { namespaces: listing.namespaces });
+        t.same(
+          written.filter((name) => !listing.tables.includes(name)),
+          [],
+          `iceberg-go lists every table written (${written.length}) through ${catalog}`,
+          { tables: listing.tables },
+        );
+        const reads = icebergGoServerReads.filter((r) => r.catalog === catalog);
+        const of = (k: string) => reads.flatMap((r) => r.requests.filter((q) => kind(q) === k));
+        const [plans, tasks, cancels] = [of('POST plan'), of('POST tasks'), of('DELETE plan/{id}')];
+        t.ok(reads.length > 0 && reads.every((r) => r.requests.some((q) => kind(q) === 'POST plan' && q.status === 200)), `every iceberg-go read through ${catalog} sent POST /v1/${catalog}/…/plan, answered 200`, {
+          reads: reads.length,
+          failed: plans.filter((q) => q.status !== 200).slice(0, 3),
+        });
+        // What iceberg-go counted at its own HTTP transport is what Icefront answered, read by read.
+        const agreed = reads.flatMap((r) => (r.got ? [{ ...r, got: r.got as IcebergGoResult }] : []));
+        const mismatched = agreed.filter((r) => ['POST plan', 'POST tasks'].some((k) => (r.got.requests[k] ?? 0) !== r.requests.filter((q) => kind(q) === k).length));
+        t.same(
+          mismatched.map((r) => ({ iceberggo: r.got.requests, icefront: r.requests.map((q) => `${q.method} ${q.url} ${q.status}`) })),
+          [],
+          `through ${catalog}, iceberg-go sent exactly the /plan and /tasks requests Icefront answered`,
+        );
+        // iceberg-go releases a completed plan (no plan-scoped credentials) once its tasks are in hand.
+        t.ok(cancels.length > 0 && reads.every((r) => r.requests.some((q) => kind(q) === 'DELETE plan/{id}' && q.status === 204)), `every iceberg-go read through ${catalog} sent DELETE /v1/${catalog}/…/plan/{plan-id}, answered 204`, {
+          failed: cancels.filter((q) => q.status !== 204).slice(0, 3),
+        });
+        const concurrent = Math.max(0, ...agreed.map((r) => r.got.maxTasksInFlight));
+        const procs = Math.min(...agreed.map((r) => r.got.gomaxprocs));
+        // Reads where one answer listed several plan tasks, which iceberg-go then fetches together.
+        const fanouts = agreed.filter((r) => r.got.maxPlanTasksListed >= 2);
+        t.comment(
+          `iceberg-go through ${catalog}: ${reads.length} reads, ${plans.length} /plan, ${tasks.length} /tasks (at most ${concurrent} in flight at once, GOMAXPROCS ${procs}; ${fanouts.length} reads were answered several plan tasks at once), ${cancels.length} DELETE /plan/{id}`,
+        );
+        if (catalog === 'fx') continue; // the fixture answers these small tables inline
+        t.ok(tasks.length > 0 && tasks.every((q) => q.status === 200), `iceberg-go redeemed plan tasks at POST /v1/${catalog}/…/tasks, each answered 200`, {
+          count: tasks.length,
+          failed: tasks.filter((q) => q.status !== 200).slice(0, 3),
+        });
+        // It fetches the plan tasks one answer lists GOMAXPROCS at a time (collectScanTasksWithConcurrency).
+        if (procs >= 2 && fanouts.length > 0) {
+          t.ok(
+            Math.max(...fanouts.map((r) => r.got.maxTasksInFlight)) >= 2,
+            `iceberg-go had several POST /v1/${catalog}/…/tasks in flight at once (${fanouts.length} reads were answered several plan tasks at once)`,
+          );
+        }
+      }
+    });
+  }
+
   t.test('fxpaged: the fixture planned every scan, Icefront paged it, and /tasks never reached the fixture', async (t) => {
     const hidden = shim.requests.filter((r) => r.hidden);
     t.same(hidden, [], 'no request to a hidden endpoint reached the shim');
@@ -208,6 +342,7 @@ if (env) {
   });
 
   t.test('fxpaged: 64 concurrent redemptions of one plan on a cold replica make one upstream /plan call', async (t) => {
+    if (!snapshotsOf.has('db.events')) return t.skip('db.events was not written (ICEFRONT_INTEROP_TABLES)', () => {});
     const cold = await startInteropIcefront([restCatalog('fxpaged', shim.url, 'auto')], { batchSize: 2 });
     t.teardown(() => cold.close());
     const table = `/v1/fxpaged/namespaces/db/tables/events`;

@@ -86,7 +86,7 @@ const events: InteropTable = {
     { name: 'is not null', filter: 'note IS NOT NULL' },
     { name: 'string prefix', filter: "note LIKE 'n1%'" },
     { name: 'double metrics', filter: 'amount > 30.0 AND amount <= 160.5' },
-    { name: 'date metrics', filter: "day = DATE '2026-01-03'", spelling: { pyiceberg: "day = '2026-01-03'" } },
+    { name: 'date metrics', filter: "day = DATE '2026-01-03'", spelling: { pyiceberg: "day = '2026-01-03'", 'iceberg-go': "day = '2026-01-03'" } },
     { name: 'partition and metrics', filter: "category = 'a' AND id < 110" },
     { name: 'or across partitions', filter: "category = 'c' OR id = 101" },
     { name: 'time travel: the first append', at: 0 },
@@ -123,7 +123,11 @@ const clicks: InteropTable = {
     {
       name: 'day and hour transforms (both specs), timestamptz lower bound',
       filter: "ts >= TIMESTAMP '2026-03-03 00:00:00+00:00'",
-      spelling: { pyiceberg: "ts >= '2026-03-03T00:00:00+00:00'", duckdb: "ts >= TIMESTAMPTZ '2026-03-03 00:00:00+00:00'" },
+      spelling: {
+        pyiceberg: "ts >= '2026-03-03T00:00:00+00:00'",
+        duckdb: "ts >= TIMESTAMPTZ '2026-03-03 00:00:00+00:00'",
+        'iceberg-go': "ts >= '2026-03-03T00:00:00+00:00'",
+      },
     },
     {
       name: 'hour transform, a window inside one day',
@@ -131,6 +135,7 @@ const clicks: InteropTable = {
       spelling: {
         pyiceberg: "ts >= '2026-03-05T02:00:00+00:00' AND ts < '2026-03-05T06:00:00+00:00'",
         duckdb: "ts >= TIMESTAMPTZ '2026-03-05 02:00:00+00:00' AND ts < TIMESTAMPTZ '2026-03-05 06:00:00+00:00'",
+        'iceberg-go': "ts >= '2026-03-05T02:00:00+00:00' AND ts < '2026-03-05T06:00:00+00:00'",
       },
     },
     { name: 'metrics on a column promoted int → long', filter: 'score > 100' },
@@ -181,7 +186,7 @@ const accounts: InteropTable = {
     { name: 'decimal metrics', filter: 'balance > 300.00' },
     { name: 'double metrics', filter: 'rate <= 0.25' },
     { name: 'boolean', filter: 'active = false' },
-    { name: 'date range', filter: "opened BETWEEN DATE '2025-01-10' AND DATE '2025-01-20'", spelling: { pyiceberg: "opened BETWEEN '2025-01-10' AND '2025-01-20'" } },
+    { name: 'date range', filter: "opened BETWEEN DATE '2025-01-10' AND DATE '2025-01-20'", spelling: { pyiceberg: "opened BETWEEN '2025-01-10' AND '2025-01-20'", 'iceberg-go': "opened BETWEEN '2025-01-10' AND '2025-01-20'" } },
     { name: 'time travel: before the MERGE', at: 0, filter: 'id <= 10' },
   ],
 };

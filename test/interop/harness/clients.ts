@@ -17,6 +17,8 @@ export interface CatalogRef {
   readonly warehouse?: string;
   readonly planning?: 'server' | 'client';
   readonly properties?: Readonly<Record<string, string>>;
+  /** Trino only: the Trino server (`http://127.0.0.1:<port>`, harness/trino.ts) that reads this catalog. */
+  readonly trino?: string;
 }
 
 /**
@@ -38,7 +40,18 @@ export type Job =
   | { readonly client: 'spark'; readonly parquet: readonly string[]; readonly columns: readonly string[]; readonly filter?: string }
   /** Iceberg Java's own IncrementalAppendScan.planFiles() for each range (→ IncrementalFiles). */
   | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly incremental: string; readonly cases: readonly IncrementalRange[] }
+  /** Trino (clients/trino_client.py): statements, or a small query's rows; `{catalog}` is the catalog. */
+  | { readonly client: 'trino'; readonly catalog: CatalogRef; readonly sql: readonly string[] }
+  | { readonly client: 'trino'; readonly catalog: CatalogRef; readonly query: string }
+  /** iceberg-go (clients/iceberg_go_client.py): the catalog's namespaces and `ns.table` names (→ IcebergGoListing). */
+  | { readonly client: 'iceberg-go'; readonly catalog: CatalogRef; readonly list: true }
   | ScanJob;
+
+/** What an iceberg-go `list` job answers: every namespace, and every table as `ns.table` (sorted). */
+export interface IcebergGoListing {
+  readonly namespaces: ReadonlyArray<readonly string[]>;
+  readonly tables: readonly string[];
+}
 
 /** One range for Iceberg Java's IncrementalAppendScan; ids are int64 decimal strings. */
 export interface IncrementalRange {
@@ -127,12 +140,13 @@ export class ClientWorker {
     });
   }
 
-  static start(env: InteropEnv): ClientWorker {
+  /** `sparkJars`: Spark's jars for this worker's JVM (default env.sparkJars: Iceberg 1.11). */
+  static start(env: InteropEnv, options: { sparkJars?: readonly string[] } = {}): ClientWorker {
     const child = spawn(env.python, [path.join(CLIENTS_DIR, 'worker.py')], {
       cwd: CLIENTS_DIR,
       stdio: ['pipe', 'pipe', 'pipe'],
       // TZ: Python's naive datetimes (Spark's timestamps) and DuckDB's session zone in UTC.
-      env: { ...process.env, ICEFRONT_INTEROP_SPARK_JAR: (env.sparkJars ?? [env.sparkJar]).join(','), PYTHONUNBUFFERED: '1', PYSPARK_PYTHON: env.python, TZ: 'UTC' },
+      env: { ...process.env, ICEFRONT_INTEROP_SPARK_JAR: (options.sparkJars ?? env.sparkJars ?? [env.sparkJar]).join(','), PYTHONUNBUFFERED: '1', PYSPARK_PYTHON: env.python, TZ: 'UTC' },
     });
     return new ClientWorker(child);
   }

@@ -50,14 +50,28 @@ export function ensureToolchain(): Promise<Toolchain> {
   return memo;
 }
 
+/** An install script's outcome: its stdout, or what is missing (exit 3) or went wrong. */
+export type ScriptResult = { readonly ok: true; readonly stdout: string } | { readonly ok: false; readonly missing: string };
+
+/**
+ * Runs one of tools/interop's idempotent install scripts (setup.sh, trino.sh, iceberg-go.sh): the
+ * environment variable `offVar` set to `off` skips it; exit 3 means a prerequisite is missing,
+ * named on stderr after `prefix`; any other failure quotes the end of stderr.
+ */
+export async function runInstallScript(script: string, opts: { offVar: string; what: string; prefix: string; timeoutMs: number }): Promise<ScriptResult> {
+  if (process.env[opts.offVar] === 'off') return { ok: false, missing: `nothing: ${opts.offVar}=off asked to skip ${opts.what}` };
+  const { code, stdout, stderr } = await run('bash', [script], opts.timeoutMs);
+  if (code === 127 || code === null) return { ok: false, missing: `bash to run ${script} (${stderr.trim() || 'not started or timed out'})` };
+  if (code === 3) return { ok: false, missing: stderr.trim().replace(opts.prefix, '') };
+  if (code !== 0) return { ok: false, missing: `${opts.what}: ${path.relative(REPO, script)} exited ${code}:\n${stderr.trim().split('\n').slice(-15).join('\n')}` };
+  return { ok: true, stdout };
+}
+
 async function runSetup(): Promise<Toolchain> {
-  if (process.env['ICEFRONT_INTEROP'] === 'off') return { ok: false, missing: 'nothing: ICEFRONT_INTEROP=off asked to skip the interop suite' };
-  const { code, stdout, stderr } = await run('bash', [SETUP_SCRIPT], 20 * 60_000);
-  if (code === 127 || code === null) return { ok: false, missing: `bash to run ${SETUP_SCRIPT} (${stderr.trim() || 'not started'})` };
-  if (code === 3) return { ok: false, missing: stderr.trim().replace(/^interop setup: missing /, '') };
-  if (code !== 0) return { ok: false, missing: `a working toolchain: tools/interop/setup.sh exited ${code}:\n${stderr.trim().split('\n').slice(-15).join('\n')}` };
+  const ran = await runInstallScript(SETUP_SCRIPT, { offVar: 'ICEFRONT_INTEROP', what: 'the interop suite', prefix: 'interop setup: missing ', timeoutMs: 20 * 60_000 });
+  if (!ran.ok) return ran;
   const env = JSON.parse(fs.readFileSync(ENV_FILE, 'utf8')) as InteropEnv;
-  return { ok: true, env, setupOutput: stdout.trim() };
+  return { ok: true, env, setupOutput: ran.stdout.trim() };
 }
 
 /**
