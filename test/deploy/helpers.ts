@@ -3,37 +3,18 @@
  * prerequisite (a tool, root) that skips the test with a message, or fails it when `CI` is set
  * (a CI run must not pass with a deployment check silently absent).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Test } from 'tap';
+import { runCommand, type RunResult } from '../helpers/run-command.js';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 
-export interface RunResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { RunResult } from '../helpers/run-command.js';
 
 /** Runs a command from the repository, its output gathered; one that cannot start is code 127. */
 export function run(cmd: string, args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 60_000);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      resolve({ code: 127, stdout, stderr: `${stderr}${e.message}` });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCommand(cmd, args, { cwd: REPO, ...options });
 }
 
 /** The last `lines` lines of a command's output, for a failure message. */

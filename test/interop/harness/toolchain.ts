@@ -8,10 +8,10 @@
  * naming it — except when `CI` is set: then it fails. `ICEFRONT_INTEROP=off` skips the suite
  * outside CI.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Test } from 'tap';
+import { runCommand, type RunResult } from '../../helpers/run-command.js';
 
 export const REPO = path.resolve(import.meta.dirname, '../../..');
 export const SETUP_SCRIPT = path.join(REPO, 'tools/interop/setup.sh');
@@ -91,28 +91,9 @@ export async function interopToolchain(t: Test): Promise<InteropEnv | undefined>
   return undefined;
 }
 
-export interface RunResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { RunResult } from '../../helpers/run-command.js';
 
 /** Runs a command from the repository, its output gathered; a command that cannot start is code 127. */
 export function run(cmd: string, args: string[], timeoutMs: number): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      resolve({ code: 127, stdout, stderr: `${stderr}${e.message}` });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCommand(cmd, args, { cwd: REPO, timeoutMs });
 }
