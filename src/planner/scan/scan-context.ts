@@ -95,6 +95,8 @@ export class ScanContext {
   private readonly metrics: InclusiveMetricsEvaluator;
   private readonly filtered: boolean;
   private readonly limit: LimitFunction;
+  /** An incremental scan's append snapshots by id (§12.8: their manifests and ADDED entries only). */
+  private readonly appendIds?: ReadonlySet<bigint>;
   private manifestsMemo?: Promise<readonly ManifestFile[]>;
   private deletesMemo?: Promise<{ index: DeleteFileIndex; equalityIds: readonly number[] }>;
 
@@ -104,6 +106,7 @@ export class ScanContext {
     private readonly options: PlanOptions,
   ) {
     this.target = resolveScanTarget(metadata, request);
+    if (this.target.kind === 'incremental') this.appendIds = new Set(this.target.appends.map((s) => s.snapshotId));
     this.schema = this.target.schema;
     this.specsById = new Map(metadata.partitionSpecs.map((s) => [s.specId, s] as const));
     const { filter, caseSensitive } = request;
@@ -146,7 +149,7 @@ export class ScanContext {
   manifests(): Promise<readonly ManifestFile[]> {
     const target = this.target;
     if (target.kind === 'empty') return Promise.resolve([]);
-    this.manifestsMemo ??= (target.kind === 'incremental' ? this.appendedManifests(target.appends, target.appendSnapshotIds) : this.options.source.manifests(target.snapshot)).then(
+    this.manifestsMemo ??= (target.kind === 'incremental' ? this.appendedManifests(target.appends) : this.options.source.manifests(target.snapshot)).then(
       (listed) => {
         const m = distinctManifests(listed);
         this.stats.manifests = m.length;
@@ -164,9 +167,9 @@ export class ScanContext {
    * DELETED, and Java still returns it. Oldest append first; a manifest kept by later appends
    * is listed once.
    */
-  private async appendedManifests(appends: readonly Snapshot[], ids: ReadonlySet<bigint>): Promise<ManifestFile[]> {
+  private async appendedManifests(appends: readonly Snapshot[]): Promise<ManifestFile[]> {
     const lists = await Promise.all(appends.map((s) => this.limit(() => this.options.source.manifests(s))));
-    return lists.flat().filter((m) => m.content === 0 && ids.has(m.addedSnapshotId));
+    return lists.flat().filter((m) => m.content === 0 && this.appendIds!.has(m.addedSnapshotId));
   }
 
   private keep(m: ManifestFile): boolean {
@@ -191,7 +194,7 @@ export class ScanContext {
   }
 
   private reads(m: ManifestFile): boolean {
-    const incremental = this.target.kind === 'incremental' ? this.target.appendSnapshotIds : undefined;
+    const incremental = this.appendIds;
     // §12.8: an incremental append scan reads only data manifests added by its append snapshots.
     return m.content === 0 && (!incremental || incremental.has(m.addedSnapshotId)) && this.keep(m);
   }
@@ -260,7 +263,7 @@ export class ScanContext {
   /** Turns data entries into tasks: live, matching, with their deletes and residual. Keeps entry order. */
   async tasksFor(entries: readonly ManifestEntry[]): Promise<FileTask[]> {
     const { index } = await this.deletes();
-    const incremental = this.target.kind === 'incremental' ? this.target.appendSnapshotIds : undefined;
+    const incremental = this.appendIds;
     const tasks: FileTask[] = [];
     for (const entry of entries) {
       if (!isLiveEntry(entry) || entry.file.content !== 0) continue;

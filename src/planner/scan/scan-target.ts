@@ -27,7 +27,6 @@ export type ScanTarget =
       readonly kind: 'incremental';
       readonly snapshot: Snapshot;
       readonly appends: readonly Snapshot[];
-      readonly appendSnapshotIds: ReadonlySet<bigint>;
       readonly schema: Schema;
     };
 
@@ -85,7 +84,7 @@ function incremental(meta: TableMetadata, request: ScanRequest): ScanTarget {
   if (!found)
     throw fail('INVALID_SCAN', `Invalid scan: start-snapshot-id ${start} is not an ancestor of end-snapshot-id ${end.snapshotId}`);
   appends.reverse();
-  return { kind: 'incremental', snapshot: end, appends, appendSnapshotIds: new Set(appends.map((s) => s.snapshotId)), schema: currentSchema(meta) };
+  return { kind: 'incremental', snapshot: end, appends, schema: currentSchema(meta) };
 }
 
 function parentOf(meta: TableMetadata, s: Snapshot): Snapshot | undefined {
