@@ -3,7 +3,7 @@ import { fail } from '../errors/index.js';
 import { requestSlot } from './request-slot.js';
 
 /** The 413's message: the limit, and the setting an operator raises it with. */
-export function bodyTooLarge(limit: number): string {
+function bodyTooLarge(limit: number): string {
   return `Request body is too large: more than ${limit} bytes (the server's limit, server.body-limit in its configuration)`;
 }
 

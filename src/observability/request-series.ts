@@ -1,8 +1,8 @@
 /**
  * Requests per route and method, minute by minute over the last `MINUTES` minutes: count, client
- * errors (4xx), server errors (5xx), summed and largest duration. Fixed typed arrays per (route, method), reused as
- * minutes pass, so recording a request allocates nothing once its route has been seen (routes are
- * spec templates: a bounded set).
+ * errors (4xx), server errors (5xx), summed and largest duration. Fixed typed arrays per (route,
+ * method), reused as minutes pass, so recording a request allocates nothing once its route has
+ * been seen (routes are spec templates: a bounded set).
  */
 
 /** Minutes a series reaches back (the current one included). */

@@ -32,10 +32,10 @@ export interface ChartAxis {
 /** One bar per value, left to right, scaled to the largest; `label` names the chart for screen readers. */
 export function barChart(bars: readonly ChartBar[], label: string, axis: ChartAxis): Html {
   const max = Math.max(0, ...bars.map((b) => b.value));
-  const scale = Math.max(max, Number.MIN_VALUE);
   const step = WIDTH / Math.max(1, bars.length);
   const width = Math.max(1, step - 1);
-  const height = (v: number | undefined) => (!v ? 0 : Math.max(1, (v / scale) * (HEIGHT - 2)));
+  // a part of a bar with any value is at least a pixel high (no value above 0 when max is 0)
+  const height = (v: number | undefined) => (!v ? 0 : Math.max(1, (v / max) * (HEIGHT - 2)));
   const rects = bars.map((bar, i) => {
     const x = round(i * step);
     const h = height(bar.value);
