@@ -15,7 +15,6 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -23,6 +22,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseConfig } from '../../src/config/index.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from '../../src/main.js';
 import { buildImage, eventually, missingPrerequisite, REPO, run, tail } from './helpers.js';
+import { freePort } from '../helpers/free-port.js';
 
 t.setTimeout(20 * 60_000);
 
@@ -124,17 +124,6 @@ t.test('nginx.conf: the upstream lists exactly the replicas, with the settings d
   t.notMatch(nginxText, /^\s*(ip_hash|hash|sticky)\b/m, 'no affinity: not needed (docs/deployment.md)');
 });
 
-/** A free TCP port on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** nginx.conf inside a whole configuration Debian's nginx can run, the replicas at `addresses`. */
 function runnableNginx(dir: string, listen: number, addresses: Record<string, string>): string {

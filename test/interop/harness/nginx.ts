@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { stopProcess, Tail } from './processes.js';
 import { run } from './toolchain.js';
+import { freePort } from '../../helpers/free-port.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 export const NGINX = '/usr/sbin/nginx';
@@ -152,13 +153,4 @@ async function listening(child: ChildProcess, port: number, timeoutMs: number): 
   throw new Error(`nothing listened within ${timeoutMs} ms`);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.once('error', reject);
-  });
-}
 

@@ -13,12 +13,12 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Test } from 'tap';
 import { stopProcess, Tail } from './processes.js';
 import { REPO, runInstallScript } from './toolchain.js';
+import { freePort } from '../../helpers/free-port.js';
 
 export const TRINO_SCRIPT = path.join(REPO, 'tools/interop/trino.sh');
 
@@ -206,13 +206,3 @@ async function waitReady(url: string, child: ReturnType<typeof spawn>, timeoutMs
   throw new Error(`GET ${url}/v1/info did not say "starting": false within ${timeoutMs / 1000} s (${last})`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
