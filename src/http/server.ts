@@ -28,7 +28,7 @@ import { createOrigin, type Origin, type OriginOptions } from './origin.js';
 import { LEGACY_SIGNER_ROUTE, legacySignerRoute } from './legacy-signer.js';
 import { sendReadiness } from './readyz.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
-import { forwardToUpstream, upstreamPrefixOf } from './upstream-routes.js';
+import { forwardToUpstream, issuedString, upstreamPrefixOf } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, servedMethod, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 import { tokenRoute } from './token-route.js';
@@ -285,11 +285,11 @@ function dispatcher(
     const key = keys[method];
     const handler = handlers.get(key);
     if (upstream !== undefined && spec.methods.includes(method)) {
-      // Icefront plans for upstreams that cannot; everything else goes to the upstream.
+      // Icefront plans for upstreams that cannot, and pages for those that do not; everything else goes to the upstream.
       if (!handler || !PLANNING.has(key)) return forwardToUpstream(ctx, upstream, service, passThrough, tracing);
-      return service.federation
-        .servesPlanning(upstream, callerOf(ctx).authorization)
-        .then((local) => (local ? handler(ctx) : forwardToUpstream(ctx, upstream, service, passThrough, tracing)));
+      return service
+        .answersPlanning(upstream, key, issuedString(ctx), callerOf(ctx).authorization)
+        .then((here) => (here ? handler(ctx) : forwardToUpstream(ctx, upstream, service, passThrough, tracing)));
     }
     if (handler) return handler(ctx);
     if (spec.methods.includes(method)) {

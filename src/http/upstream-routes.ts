@@ -14,7 +14,7 @@ import type { PassThrough } from './proxy/index.js';
 import { assertJsonDepth, rawBodyOf, readBody, rememberRawBody } from './read-body.js';
 import { transactionTables } from './transaction-tables.js';
 import { FORWARDED_HEADERS } from './origin.js';
-import { decodeSegment, rawPath } from './request-params.js';
+import { decodeSegment, rawPath, rawPathParams } from './request-params.js';
 
 /** The decoded catalog prefix when `rawUrl` is below an upstream catalog (`/v1/{prefix}/…`), else undefined. */
 export function upstreamPrefixOf(rawUrl: string, service: Service): string | undefined {
@@ -43,6 +43,27 @@ function rawRest(rawUrl: string): string {
   const path = rawPath(rawUrl);
   const query = rawUrl.indexOf('?');
   return `${path.slice(prefixEnd(path))}${query === -1 ? '' : rawUrl.slice(query)}`;
+}
+
+/**
+ * The plan-task string of a /tasks body (REST spec FetchScanTasksRequest), or the decoded plan id
+ * of a `…/plan/{plan-id}` path: what says whether Icefront issued what a planning request
+ * redeems. Undefined for any other request, or one that names neither readably.
+ */
+export function issuedString(ctx: RouteContext): string | undefined {
+  const { request, specPath } = ctx;
+  if (specPath.endsWith('/tasks')) {
+    const body = request.body;
+    const task = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)['plan-task'] : undefined;
+    return typeof task === 'string' ? task : undefined;
+  }
+  const raw = rawPathParams(specPath, request.raw.url ?? '/')['plan-id'];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeSegment(raw, 'BAD_REQUEST', 'plan id');
+  } catch {
+    return undefined;
+  }
 }
 
 const FORWARDED_TO_LOAD = ['if-none-match', 'x-iceberg-access-delegation', 'accept'];

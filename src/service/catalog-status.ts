@@ -3,9 +3,8 @@
  * credentials or query), who plans their scans and why, and the upstream requests in flight.
  * Read from configuration and the upstreams' last /v1/config: showing it never calls an upstream.
  */
-import type { PlanningMode } from '../config/index.js';
 import type { Catalog } from '../catalogs/index.js';
-import type { Federation } from './federation.js';
+import type { Federation, Planning } from './federation.js';
 
 export interface CatalogStatus {
   readonly name: string;
@@ -13,7 +12,7 @@ export interface CatalogStatus {
   /** The upstream URI (origin and path only) or the warehouse folder. */
   readonly location?: string;
   /** Who plans: `local` is Icefront's planner; undefined while `auto` has not decided; `off`: no planning. */
-  readonly planning?: PlanningMode | 'off';
+  readonly planning?: Planning | 'off';
   readonly planningReason: string;
   /** Requests with the upstream now, and waiting for a turn. */
   readonly upstreamInFlight?: number;

@@ -6,13 +6,20 @@
  */
 import { createHash } from 'node:crypto';
 import type { PlanningMode, RestCatalogConfig } from '../config/index.js';
-import { callerKeyOf, isUpstreamResponseError, planOnUpstream, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
+import { askUpstreamPlan, callerKeyOf, isUpstreamResponseError, planOnUpstream, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
 import { parseJson, stringifyJson } from '../iceberg/index.js';
 import type { FileIO } from '../storage/index.js';
 import { ENDPOINTS, PLANNING_ENDPOINTS } from './endpoints.js';
 import type { UpstreamPlanner } from './planning/paged-planning.js';
 import type { CatalogConfigResponse } from './wire-types.js';
+
+/**
+ * Who plans a `rest` catalog's scans, `auto` resolved: a configured mode, or `upstream-or-paged`
+ * (auto, the upstream advertises /plan and /tasks): the upstream plans and its plan tasks pass
+ * through, but an answer it gives inline beyond one of Icefront's pages is paged by Icefront.
+ */
+export type Planning = PlanningMode | 'upstream-or-paged';
 
 export interface UpstreamCatalog {
   readonly upstream: RestUpstream;
@@ -78,7 +85,7 @@ export class Federation {
     const { upstream } = this.get(name);
     const from = await upstream.fetchConfig(callerAuthorization);
     // Planning endpoints are the upstream's own when it plans and pages; Icefront adds its own otherwise.
-    const extra = (await this.servesPlanning(name, callerAuthorization)) ? PLANNING_ENDPOINTS : [];
+    const extra = (await this.answersPlanning(name, callerAuthorization)) ? PLANNING_ENDPOINTS : [];
     return upstream.clientConfig(name, publicBaseUrl, extra, from) as CatalogConfigResponse;
   }
 
@@ -91,7 +98,7 @@ export class Federation {
     const { upstream, config } = this.get(name);
     // The upstream's config (prefix, separator) must be known to map the path.
     await upstream.fetchConfig(callerAuthorization);
-    if (PLANNING_ROUTES.has(endpoint) && (await this.servesPlanning(name, callerAuthorization))) {
+    if (PLANNING_ROUTES.has(endpoint) && (await this.answersPlanning(name, callerAuthorization))) {
       throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}": the upstream does not page scan plans; Icefront does`);
     }
     return targetAt(upstream, config, upstream.upstreamPath(rawRest), callerAuthorization);
@@ -109,11 +116,12 @@ export class Federation {
 
   /**
    * Who plans this catalog's scans. `auto` goes by the upstream's /v1/config (as clients gate,
-   * wire-format §1): `/plan` and `/tasks` advertised → `upstream` (its plan tasks pass through);
+   * wire-format §1): `/plan` and `/tasks` advertised → `upstream-or-paged` (its plan tasks pass
+   * through; an inline answer beyond one of Icefront's pages is paged by Icefront);
    * `/plan` only → `upstream-paged` (its plan, Icefront's pages: a planner may enforce policy,
    * row filters or audit, that planning from the metadata would bypass); neither → `local`.
    */
-  async planningMode(name: string, callerAuthorization?: string): Promise<PlanningMode> {
+  async planningMode(name: string, callerAuthorization?: string): Promise<Planning> {
     const { upstream, config } = this.get(name);
     if (config.planning !== 'auto') return config.planning;
     return autoPlanning((await upstream.fetchConfig(callerAuthorization)).endpoints).mode;
@@ -123,7 +131,7 @@ export class Federation {
    * How the catalog plans, and why, from its configuration and the upstream's last /v1/config
    * (no upstream call: the status page asks this). `mode` is undefined while `auto` has seen none.
    */
-  planningStatus(name: string): { readonly mode?: PlanningMode; readonly reason: string } {
+  planningStatus(name: string): { readonly mode?: Planning; readonly reason: string } {
     const { upstream, config } = this.get(name);
     if (config.planning !== 'auto') return { mode: config.planning, reason: `configured: planning: ${config.planning}` };
     const latest = upstream.latestConfig();
@@ -138,9 +146,10 @@ export class Federation {
     return { uri: config.uri, inFlight: upstream.gate.inFlight, queued: upstream.gate.queued };
   }
 
-  /** Whether Icefront answers this catalog's planning routes itself (modes `local` and `upstream-paged`). */
-  async servesPlanning(name: string, callerAuthorization?: string): Promise<boolean> {
-    return (await this.planningMode(name, callerAuthorization)) !== 'upstream';
+  /** Whether Icefront answers every planning route of this catalog itself (modes `local` and `upstream-paged`). */
+  async answersPlanning(name: string, callerAuthorization?: string): Promise<boolean> {
+    const mode = await this.planningMode(name, callerAuthorization);
+    return mode === 'local' || mode === 'upstream-paged';
   }
 
   /** The upstream's planner as one caller reaches it (`upstream-paged`): load-table and /plan, both as the caller. */
@@ -150,6 +159,7 @@ export class Federation {
       callerKey: callerKeyOf(callerAuthorization),
       loadMetadata: async (id) => (await upstream.loadTable(id.namespace, id.name, callerAuthorization, accessDelegation)).metadata,
       plan: (id, body) => planOnUpstream(upstream, id.namespace, id.name, body, callerAuthorization, { timeoutMs: config.requestTimeoutMs }),
+      ask: (id, body) => askUpstreamPlan(upstream, id.namespace, id.name, body, callerAuthorization),
     };
   }
 
@@ -245,11 +255,16 @@ export class Federation {
   }
 }
 
-/** `auto` planning by the endpoints an upstream advertises (wire-format §1, as clients gate), and why. */
-function autoPlanning(endpoints: readonly string[]): { readonly mode: PlanningMode; readonly reason: string } {
+/**
+ * `auto` planning by the endpoints an upstream advertises (wire-format §1, as clients gate), and
+ * why. An upstream that advertises /tasks is still judged by what its /plan answers: an inline
+ * answer beyond one of Icefront's pages is paged by Icefront (Rustberg advertises /tasks but
+ * never issues a plan task, and answers up to 25,000 tasks inline; issue #29).
+ */
+function autoPlanning(endpoints: readonly string[]): { readonly mode: Planning; readonly reason: string } {
   if (!endpoints.includes(ENDPOINTS.planTableScan)) return { mode: 'local', reason: 'the upstream advertises no /plan endpoint' };
   return endpoints.includes(ENDPOINTS.fetchScanTasks)
-    ? { mode: 'upstream', reason: 'the upstream advertises /plan and /tasks' }
+    ? { mode: 'upstream-or-paged', reason: 'the upstream advertises /plan and /tasks; its plan tasks pass through, and Icefront pages an answer it gives inline beyond one page' }
     : { mode: 'upstream-paged', reason: 'the upstream advertises /plan but not /tasks' };
 }
 

@@ -13,6 +13,7 @@ import { createPagedPlanning } from './planning/paged-planning.js';
 import type { OrderedPlan } from './planning/upstream-pages.js';
 import type { ComputeCache } from '../cache/index.js';
 import { Federation, type UpstreamCatalog } from './federation.js';
+import { ENDPOINTS } from './endpoints.js';
 import { tracedCatalog } from './traced-catalog.js';
 import { describeCatalogs, type CatalogStatus } from './catalog-status.js';
 import type { OutcomeSink } from './scan-outcome.js';
@@ -73,6 +74,14 @@ export interface Service {
    * its resolution and the answer was made from it); undefined otherwise, and for every failure.
    */
   loadedTable?(prefix: string, identifier: TableIdentifier, snapshots: string | undefined): LoadTableResponse | undefined;
+  /**
+   * Whether Icefront answers this planning request under the upstream catalog `prefix` (otherwise
+   * it goes to the upstream as it came). `issued` is the plan-task string of a /tasks body or the
+   * plan id of a `…/plan/{plan-id}` path. Modes `local` and `upstream-paged`: every one; `upstream`:
+   * none; `upstream-or-paged`: a /plan (relayed or paged), and the plan tasks and plan ids of
+   * Icefront's own paging.
+   */
+  answersPlanning(prefix: string, endpoint: string, issued: string | undefined, authorization: string | undefined): Promise<boolean>;
   /** REST planTableScan: plans synchronously; `completed` with the first batch inline and plan tasks for the rest. */
   planTableScan(prefix: string, identifier: TableIdentifier, body: unknown, caller?: CallerContext): Promise<PlanTableScanResult>;
   /** REST fetchPlanningResult: the plan a plan id pins, planned again (any replica can answer). */
@@ -132,11 +141,16 @@ export function createService(options: ServiceOptions): Service {
     ...(options.upstreamPlanCache && { cache: options.upstreamPlanCache }),
   });
 
-  /** The upstream's planner when the catalog behind `prefix` is `upstream-paged`, else undefined. */
+  /**
+   * The upstream's planner and the checked table when the catalog behind `prefix` has Icefront page
+   * an upstream's plans (`upstream-paged`, `upstream-or-paged`), else undefined.
+   */
   async function pagedTarget(prefix: string, identifier: TableIdentifier, caller: CallerContext = {}) {
-    if (!federation.has(prefix) || (await federation.planningMode(prefix, caller.authorization)) !== 'upstream-paged') return undefined;
+    if (!federation.has(prefix)) return undefined;
+    const mode = await federation.planningMode(prefix, caller.authorization);
+    if (mode !== 'upstream-paged' && mode !== 'upstream-or-paged') return undefined;
     const id = checkTableIdentifier(identifier.namespace, identifier.name);
-    return [federation.upstreamPlanner(prefix, caller.authorization, caller.accessDelegation), id] as const;
+    return { mode, args: [federation.upstreamPlanner(prefix, caller.authorization, caller.accessDelegation), id] as const };
   }
 
   /**
@@ -242,17 +256,24 @@ export function createService(options: ServiceOptions): Service {
       return remember(table, prefix, mode, response);
     },
 
+    async answersPlanning(prefix, endpoint, issued, authorization) {
+      const mode = await federation.planningMode(prefix, authorization);
+      if (mode !== 'upstream-or-paged') return mode !== 'upstream';
+      return endpoint === ENDPOINTS.planTableScan || (issued !== undefined && pagedPlanning.issued(endpoint === ENDPOINTS.fetchScanTasks ? 'plan-task' : 'plan-id', issued));
+    },
+
     planTableScan(prefix, identifier, body, caller) {
       return traced('plan', prefix, identifier, async () => {
         const paged = await pagedTarget(prefix, identifier, caller);
-        if (paged) return pagedPlanning.plan(prefix, ...paged, body, caller?.onOutcome);
+        if (paged?.mode === 'upstream-or-paged') return pagedPlanning.planOrPage(prefix, ...paged.args, body, caller?.onOutcome);
+        if (paged) return pagedPlanning.plan(prefix, ...paged.args, body, caller?.onOutcome);
         return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier, caller), body, caller?.onOutcome);
       });
     },
 
     async fetchPlanningResult(prefix, identifier, planId, caller) {
       const paged = await pagedTarget(prefix, identifier, caller);
-      if (paged) return pagedPlanning.fetchPlan(prefix, ...paged, planId, caller?.onOutcome);
+      if (paged) return pagedPlanning.fetchPlan(prefix, ...paged.args, planId, caller?.onOutcome);
       return scanPlanning.fetchPlan(prefix, ...planningTarget(prefix, identifier, caller), planId, caller?.onOutcome);
     },
 
@@ -264,7 +285,7 @@ export function createService(options: ServiceOptions): Service {
     fetchScanTasks(prefix, identifier, body, caller) {
       return traced('tasks', prefix, identifier, async () => {
         const paged = await pagedTarget(prefix, identifier, caller);
-        if (paged) return pagedPlanning.fetchTasks(prefix, ...paged, body, caller?.onOutcome);
+        if (paged) return pagedPlanning.fetchTasks(prefix, ...paged.args, body, caller?.onOutcome);
         return scanPlanning.fetchTasks(prefix, ...planningTarget(prefix, identifier, caller), body, caller?.onOutcome);
       });
     },

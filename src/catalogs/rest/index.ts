@@ -16,5 +16,5 @@ export {
   type UpstreamResponse,
 } from './upstream-error.js';
 export { upstreamTableCatalog } from './upstream-table-catalog.js';
-export { planOnUpstream, type UpstreamPlanAnswer, type UpstreamPlanOptions } from './upstream-plan.js';
+export { askUpstreamPlan, planOnUpstream, type UpstreamPlanAnswer, type UpstreamPlanOptions } from './upstream-plan.js';
 export { probeUpstream, type ProbeFailure, type UpstreamProbe } from './upstream-probe.js';

@@ -5,11 +5,14 @@
  * backing off from 100 ms to 2 s, within the catalog's request timeout, and the finished plan is
  * then released with DELETE …/plan/{plan-id} (spec cancelPlanning), as Java's client does. A
  * `failed` plan surfaces the upstream's ErrorModel with its code; `cancelled` is a 502.
+ * `askUpstreamPlan` asks once and returns the answer as it is (`submitted` included), for a caller
+ * that relays it unless it must page it. An upstream's refusal keeps its status and type, its
+ * message prefixed with the catalog's name: a client reading it knows which planner refused.
  */
 import { fail } from '../../errors/index.js';
 import { parseJson } from '../../iceberg/index.js';
 import { isObject } from './upstream-config.js';
-import { UpstreamResponseError, type UpstreamResponse } from './upstream-error.js';
+import { isUpstreamResponseError, UpstreamResponseError, type UpstreamResponse } from './upstream-error.js';
 import { encodeNamespace, encodeSegment } from './paths.js';
 import type { RestUpstream } from './rest-upstream.js';
 
@@ -39,16 +42,10 @@ export async function planOnUpstream(
   callerAuthorization: string | undefined,
   options: UpstreamPlanOptions,
 ): Promise<UpstreamPlanAnswer> {
-  await upstream.fetchConfig(callerAuthorization);
-  const base = upstream.upstreamPath(`/namespaces/${encodeNamespace(namespace)}/tables/${encodeSegment(table)}/plan`);
-  const headers = async (json: boolean) => ({
-    accept: 'application/json',
-    ...(json && { 'content-type': 'application/json' }),
-    ...(await upstream.authHeaders(callerAuthorization)),
-  });
+  const { base, headers } = await planRoute(upstream, namespace, table, callerAuthorization);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const deadline = Date.now() + options.timeoutMs;
-  let answer = readAnswer(upstream.name, await upstream.request('POST', base, { headers: await headers(true), body }));
+  let answer = readAnswer(upstream.name, await postPlan(upstream, base, await headers(true), body));
   const planId = answer['plan-id'];
   let wait = FIRST_POLL_MS;
   while (answer['status'] === 'submitted') {
@@ -75,6 +72,43 @@ export async function planOnUpstream(
   }
   if (status === 'cancelled') throw bad(upstream.name, 'cancelled the scan plan');
   throw bad(upstream.name, `answered the scan plan with status ${JSON.stringify(status)}`);
+}
+
+/** One POST …/plan: the upstream's answer as it gave it (a `submitted` one is not polled), and its size in bytes. */
+export async function askUpstreamPlan(
+  upstream: RestUpstream,
+  namespace: readonly string[],
+  table: string,
+  body: string,
+  callerAuthorization: string | undefined,
+): Promise<{ readonly answer: UpstreamPlanAnswer; readonly bytes: number }> {
+  const { base, headers } = await planRoute(upstream, namespace, table, callerAuthorization);
+  const response = await postPlan(upstream, base, await headers(true), body);
+  return { answer: readAnswer(upstream.name, response), bytes: response.body.length };
+}
+
+/** The upstream path of a table's /plan, and the headers of a request to it as the caller. */
+async function planRoute(upstream: RestUpstream, namespace: readonly string[], table: string, callerAuthorization: string | undefined) {
+  await upstream.fetchConfig(callerAuthorization);
+  const base = upstream.upstreamPath(`/namespaces/${encodeNamespace(namespace)}/tables/${encodeSegment(table)}/plan`);
+  const headers = async (json: boolean) => ({
+    accept: 'application/json',
+    ...(json && { 'content-type': 'application/json' }),
+    ...(await upstream.authHeaders(callerAuthorization)),
+  });
+  return { base, headers };
+}
+
+/** POST …/plan; an ErrorModel refusal is relayed with the catalog named in its message. */
+async function postPlan(upstream: RestUpstream, base: string, headers: Record<string, string>, body: string): Promise<UpstreamResponse> {
+  try {
+    return await upstream.request('POST', base, { headers, body });
+  } catch (err) {
+    if (!isUpstreamResponseError(err) || !err.errorModel) throw err;
+    const error = { ...err.errorModel, message: `Catalog '${upstream.name}': the upstream could not plan this scan: ${err.errorModel.message}` };
+    const response: UpstreamResponse = { status: err.upstream.status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ error })) };
+    throw new UpstreamResponseError(upstream.name, 'the scan plan', response);
+  }
 }
 
 function readAnswer(catalog: string, response: UpstreamResponse): Record<string, unknown> {

@@ -11,11 +11,15 @@
  *   caller on one replica call the upstream once, and a replica that never saw the /plan answers
  *   the same bytes;
  * - GET /plan/{id} re-plans the pinned scan a plan id carries; DELETE answers 204.
+ * For an upstream that pages (`upstream-or-paged`), `planOrPage` asks it the client's request
+ * once and relays the answer, unless it lists more than one of Icefront's pages inline with no
+ * plan task: then that answer is paged as above (issue #29: judge an upstream by what its /plan
+ * answers; Rustberg advertises /tasks but answers up to 25,000 tasks inline).
  */
 import type { ComputeCache } from '../../cache/index.js';
 import type { TableIdentifier } from '../../catalogs/index.js';
 import { fail } from '../../errors/index.js';
-import { jsonLength, type TableMetadata } from '../../iceberg/index.js';
+import { jsonLength, stringifyJson, type TableMetadata } from '../../iceberg/index.js';
 import type { Metrics } from '../../observability/index.js';
 import { parseScanRequest, resolveScanTarget } from '../../planner/index.js';
 import {
@@ -44,6 +48,8 @@ export interface UpstreamPlanner {
   loadMetadata(id: TableIdentifier): Promise<TableMetadata>;
   /** The upstream's completed plan for a PlanTableScanRequest body, asked as the caller. */
   plan(id: TableIdentifier, body: string): Promise<Readonly<Record<string, unknown>>>;
+  /** The upstream's first answer to a PlanTableScanRequest body (`submitted` unpolled) and its size in bytes. */
+  ask(id: TableIdentifier, body: string): Promise<{ readonly answer: Readonly<Record<string, unknown>>; readonly bytes: number }>;
   /** Who asks: a digest of the caller's credentials ('' for none), keying what is cached for them. */
   readonly callerKey: string;
 }
@@ -63,6 +69,9 @@ export interface PagedPlanningOptions {
 /** `onOutcome` is told what each answer held (status page, audit stream). */
 export interface PagedPlanning {
   plan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown, onOutcome?: OutcomeSink): Promise<PlanTableScanResult>;
+  planOrPage(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown, onOutcome?: OutcomeSink): Promise<PlanTableScanResult>;
+  /** Whether a plan-task string or plan id is one this paging issued (signed with its key, when it has one). */
+  issued(kind: 'plan-task' | 'plan-id', text: string): boolean;
   fetchPlan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, planId: string, onOutcome?: OutcomeSink): Promise<FetchPlanningResult>;
   fetchTasks(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown, onOutcome?: OutcomeSink): Promise<FetchScanTasksResult>;
 }
@@ -77,9 +86,13 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
   const ttl = options.ttlMs ?? UPSTREAM_PLAN_TTL_MS;
   const limits = { batchSize: options.batchSize, maxBytes: options.maxResponseBytes };
 
-  /** The upstream's plan of a pinned scan, ordered: cached per (plan, caller), one upstream call for concurrent askers. */
-  async function orderedPlan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, ref: PlanRef): Promise<OrderedPlan> {
+  /**
+   * The upstream's plan of a pinned scan, ordered: cached per (plan, caller), one upstream call for
+   * concurrent askers; `known`, the upstream's answer to this very scan when it is already in hand.
+   */
+  async function orderedPlan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, ref: PlanRef, known?: Readonly<Record<string, unknown>>): Promise<OrderedPlan> {
     const ask = async () => {
+      if (known) return orderPlan(prefix, known, now());
       options.metrics?.upstreamPlans.inc();
       const answer = await planner.plan(id, planRequestJson(ref.scan, ref.snapshotId));
       return orderPlan(prefix, answer, now());
@@ -102,23 +115,47 @@ export function createPagedPlanning(options: PagedPlanningOptions): PagedPlannin
     return { inline, pageTasks };
   }
 
+  /** The plan paged; `known`, the upstream's answer to the client's own request, used when that request pinned what Icefront pins. */
+  async function pagedPlan(prefix: string, planner: UpstreamPlanner, id: TableIdentifier, body: unknown, onOutcome: OutcomeSink | undefined, known?: Readonly<Record<string, unknown>>): Promise<PlanTableScanResult> {
+    const request = parseScanRequest(body);
+    const metadata = await planner.loadMetadata(id);
+    // Pin the snapshot a request leaves open, so every page comes from the same snapshot.
+    const target = resolveScanTarget(metadata, request);
+    const binding: TableBinding = { catalog: prefix, namespace: [...id.namespace], table: id.name, ...(metadata.tableUuid && { tableUuid: metadata.tableUuid }) };
+    if (target.kind === 'empty') {
+      const none: PlanRef = { ...binding, snapshotId: NO_SNAPSHOT, scan: scanOf(request) };
+      onOutcome?.({ files: 0, planTasks: 0, tasks: 0, plannedBy: 'upstream' });
+      return { status: 'completed', 'plan-id': encodePlanId(none, key), 'file-scan-tasks': [] };
+    }
+    const incremental = target.kind === 'incremental';
+    const pinned = incremental ? request : { ...request, snapshotId: target.snapshot.snapshotId };
+    const ref: PlanRef = { ...binding, snapshotId: target.snapshot.snapshotId, scan: scanOf(pinned) };
+    const same = incremental || request.snapshotId === target.snapshot.snapshotId;
+    const { inline, pageTasks } = await answer(await orderedPlan(prefix, planner, id, ref, same ? known : undefined), ref, onOutcome);
+    return { status: 'completed', 'plan-id': encodePlanId(ref, key), ...inline, ...(pageTasks.length > 0 && { 'plan-tasks': pageTasks }) };
+  }
+
   return {
     async plan(prefix, planner, id, body, onOutcome) {
       options.metrics?.planRequests.inc();
-      const request = parseScanRequest(body);
-      const metadata = await planner.loadMetadata(id);
-      // Pin the snapshot a request leaves open, so every page comes from the same snapshot.
-      const target = resolveScanTarget(metadata, request);
-      const binding: TableBinding = { catalog: prefix, namespace: [...id.namespace], table: id.name, ...(metadata.tableUuid && { tableUuid: metadata.tableUuid }) };
-      if (target.kind === 'empty') {
-        const none: PlanRef = { ...binding, snapshotId: NO_SNAPSHOT, scan: scanOf(request) };
-        onOutcome?.({ files: 0, planTasks: 0, tasks: 0, plannedBy: 'upstream' });
-        return { status: 'completed', 'plan-id': encodePlanId(none, key), 'file-scan-tasks': [] };
-      }
-      const pinned = target.kind === 'incremental' ? request : { ...request, snapshotId: target.snapshot.snapshotId };
-      const ref: PlanRef = { ...binding, snapshotId: target.snapshot.snapshotId, scan: scanOf(pinned) };
-      const { inline, pageTasks } = await answer(await orderedPlan(prefix, planner, id, ref), ref, onOutcome);
-      return { status: 'completed', 'plan-id': encodePlanId(ref, key), ...inline, ...(pageTasks.length > 0 && { 'plan-tasks': pageTasks }) };
+      return pagedPlan(prefix, planner, id, body, onOutcome);
+    },
+
+    async planOrPage(prefix, planner, id, body, onOutcome) {
+      options.metrics?.planRequests.inc();
+      const { answer: given, bytes } = await planner.ask(id, stringifyJson(body));
+      const tasks = given['file-scan-tasks'];
+      const planTasks = given['plan-tasks'];
+      const listed = Array.isArray(planTasks) ? planTasks.length : 0;
+      const inline = given['status'] === 'completed' && listed === 0 && Array.isArray(tasks);
+      const beyondPage = inline && ((limits.batchSize > 0 && tasks.length > limits.batchSize) || bytes > limits.maxBytes);
+      if (beyondPage) return pagedPlan(prefix, planner, id, body, onOutcome, given);
+      onOutcome?.({ files: Array.isArray(tasks) ? tasks.length : 0, planTasks: listed, plannedBy: 'upstream' });
+      return given as unknown as PlanTableScanResult;
+    },
+
+    issued(kind, text) {
+      return (kind === 'plan-task' ? decodePageTask(text, key) : decodePlanId(text, key)) !== undefined;
     },
 
     async fetchPlan(prefix, planner, id, planId, onOutcome) {

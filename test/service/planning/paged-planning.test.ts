@@ -16,6 +16,8 @@ const ORDERS = path.join(REPO, 'fixtures/warehouse/sales/orders/metadata');
 const V3_SNAPSHOT = '2695453069319223195';
 const V4_SNAPSHOT = '1973618613257988996';
 const TABLE = '/v1/up/namespaces/sales/tables/orders';
+/** The table's path at the upstream (its /v1/config names no prefix). */
+const UPSTREAM_TABLE = '/v1/namespaces/sales/tables/orders';
 const PLAN = 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan';
 const TASKS = 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks';
 const READS = ['GET /v1/{prefix}/namespaces/{namespace}/tables/{table}', 'GET /v1/{prefix}/namespaces'];
@@ -250,16 +252,72 @@ t.test('GET …/plan/{id} re-plans the pinned scan; after a commit the next /pla
   t.equal(snapshotOf(plans().at(-1)!), V4_SNAPSHOT, 'the new current snapshot is pinned: nothing cached hides the commit');
 });
 
-t.test('auto sends planning to an upstream that advertises /plan and /tasks, and plans locally for one that advertises neither', async (t) => {
-  const both = await pagedUpstream(t, { endpoints: [...READS, PLAN, TASKS] });
+t.test('auto, /plan and /tasks advertised: an answer within one page, or one with plan tasks of its own, passes through; an upstream without /plan is never asked', async (t) => {
+  let answer: unknown = upstreamPlan(3);
+  const both = await pagedUpstream(t, { endpoints: [...READS, PLAN, TASKS], answer: () => ({ status: 200, body: JSON.stringify(answer) }) });
   const app = icefront(t, stubCatalogConfig(both.stub));
-  const res = await post(app, `${TABLE}/plan`, {});
-  t.equal(res.statusCode, 200);
-  t.equal((res.json() as Answer)['plan-id'], 'up-plan-1', "the upstream's own answer passes through untouched");
+  const small = await post(app, `${TABLE}/plan`, {});
+  t.equal(small.statusCode, 200);
+  t.same(small.json(), upstreamPlan(3), "3 tasks at batch-size 3: the upstream's own answer, as it gave it");
+  t.same(both.plans().map((r) => r.body), ['{}'], "the client's request went to the upstream as it was (nothing pinned)");
+  answer = { ...upstreamPlan(10), 'plan-tasks': ['upstream-task-1'] };
+  t.same((await post(app, `${TABLE}/plan`, {})).json(), answer, 'an upstream that pages (10 tasks and a plan task of its own): its answer passes');
+  answer = { status: 'submitted', 'plan-id': 'slow-1' };
+  t.same((await post(app, `${TABLE}/plan`, {})).json(), answer, 'a submitted answer passes, for the client to poll');
+  // what the upstream issued goes back to it: its plan task, its plan id
+  both.stub.respond = (req) => (req.url.includes('/plan/') || req.url.endsWith('/tasks') ? { status: 200, body: JSON.stringify({ 'file-scan-tasks': [], status: 'completed' }) } : undefined);
+  t.equal((await post(app, `${TABLE}/tasks`, { 'plan-task': 'upstream-task-1' })).statusCode, 200);
+  t.equal((await app.inject({ method: 'GET', url: `${TABLE}/plan/slow-1` })).statusCode, 200);
+  t.same(
+    both.stub.requests.filter((r) => r.url.endsWith('/tasks') || r.url.includes('/plan/')).map((r) => [r.method, r.url, r.body]),
+    [['POST', `${UPSTREAM_TABLE}/tasks`, '{"plan-task":"upstream-task-1"}'], ['GET', `${UPSTREAM_TABLE}/plan/slow-1`, '']],
+    "the upstream's plan task and plan id reached the upstream",
+  );
   const none = await pagedUpstream(t, { endpoints: READS });
   const local = icefront(t, stubCatalogConfig(none.stub));
   await post(local, `${TABLE}/plan`, {});
   t.equal(none.plans().length, 0, 'an upstream without /plan is never asked to plan');
+});
+
+t.test('auto, /plan and /tasks advertised: an inline answer beyond one page is paged by Icefront (an upstream that advertises /tasks but never issues a plan task)', async (t) => {
+  const { stub, plans } = await pagedUpstream(t, { endpoints: [...READS, PLAN, TASKS] });
+  stub.respond = ((inner) => (req: LoggedRequest) => {
+    if (req.url.endsWith('/tasks')) return { status: 404, body: JSON.stringify({ error: { message: 'no plan tasks here', type: 'NoSuchPlanTaskException', code: 404 } }) };
+    return inner(req);
+  })(stub.respond!);
+  const app = icefront(t, stubCatalogConfig(stub));
+  const open = await post(app, `${TABLE}/plan`, {});
+  t.equal(open.statusCode, 200, open.body);
+  const first = open.json() as Answer;
+  t.equal(first['file-scan-tasks'].length, 3, '10 tasks inline from the upstream, batch-size 3: the first page');
+  t.equal(first['plan-tasks']?.length, 3, 'and three page tasks of Icefront');
+  t.same(resolved(await allPages(app, first)), truth(10), 'redeemed at Icefront: every data file once, with the deletes the upstream attached');
+  t.notOk(stub.requests.some((r) => r.url.endsWith('/tasks')), 'no /tasks reached the upstream');
+  t.same(plans().map(snapshotOf), [undefined, V3_SNAPSHOT], "the client's open request, then the same scan pinned to the current snapshot");
+  const before = plans().length;
+  const again = await app.inject({
+    method: 'POST',
+    url: `${TABLE}/plan`,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer alice' },
+    payload: `{"snapshot-id":${V3_SNAPSHOT},"filter":{"type":"gt","term":"id","value":5}}`,
+  });
+  t.equal(again.statusCode, 200, again.body);
+  t.equal(plans().length - before, 1, 'a request that pins its snapshot is planned once: its answer is the one paged');
+  t.same(resolved(await allPages(app, again.json() as Answer)), truth(10));
+  const cancel = await app.inject({ method: 'DELETE', url: `${TABLE}/plan/${encodeURIComponent(first['plan-id']!)}` });
+  t.equal(cancel.statusCode, 204, "Icefront's plan id is Icefront's to cancel");
+  t.notOk(stub.requests.some((r) => r.method === 'DELETE'), 'the upstream never sees it');
+});
+
+t.test("the upstream's refusal of a plan keeps its status and type, and names the catalog", async (t) => {
+  const refusal = { error: { message: "This scan plans more than this catalog's limit of 25000 files for one response.", type: 'BadRequestException', code: 400 } };
+  const { stub } = await pagedUpstream(t, { endpoints: [...READS, PLAN, TASKS], answer: () => ({ status: 400, body: JSON.stringify(refusal) }) });
+  const res = await post(icefront(t, stubCatalogConfig(stub)), `${TABLE}/plan`, {});
+  t.equal(res.statusCode, 400);
+  const { error } = res.json() as { error: { message: string; type: string; code: number } };
+  t.equal(error.type, 'BadRequestException');
+  t.equal(error.code, 400);
+  t.equal(error.message, `Catalog 'up': the upstream could not plan this scan: ${refusal.error.message}`);
 });
 
 t.test('an upstream task holding an int64 beyond 2^53 and a float with its decimal point is paged with both exact', async (t) => {
