@@ -2,12 +2,14 @@
  * Byte pass-through to an upstream REST catalog (http-proxy-3): bodies streamed both ways, the
  * path already rewritten by the caller, the query forwarded raw, hop-by-hop headers dropped,
  * X-Forwarded-* set, and upstream failures mapped to Iceberg errors (refused → 503, timeout →
- * 504, reset or garbage → 502). Nothing here decodes or re-encodes what it forwards.
+ * 504, reset or garbage → 502). Nothing here decodes or re-encodes what it forwards; a JSON error
+ * body is decoded only to check it is an ErrorModel, and then passes as it came.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createProxyServer } from 'http-proxy-3';
 import { fail, genericErrorType, type IcefrontError } from '../../errors/index.js';
@@ -154,11 +156,31 @@ function checkJsonError(proxyRes: IncomingMessage, res: ServerResponse, status: 
     });
     proxyRes.once('end', () => {
       const body = Buffer.concat(chunks);
-      if (size <= MAX_ERROR_BODY && isErrorModelFor(status, body)) res.end(body);
+      const decoded = size <= MAX_ERROR_BODY ? decodedBody(body, proxyRes.headers['content-encoding']) : undefined;
+      if (decoded !== undefined && isErrorModelFor(status, decoded)) res.end(body);
       else writeModel(res, { message: `Upstream catalog answered ${status} with JSON that is not an Iceberg error`, type: genericErrorType(status), code: status });
     });
     return dest;
   };
+}
+
+/**
+ * A body as its Content-Encoding (RFC 9110 §8.4) says to read it: identity, gzip, deflate or br,
+ * at most MAX_ERROR_BODY bytes decoded; undefined for any other coding or a body that does not
+ * decode within that (an upstream that compresses, as Rustberg does, still has its errors read).
+ */
+function decodedBody(body: Buffer, encoding: string | undefined): Buffer | undefined {
+  const coding = (encoding ?? 'identity').trim().toLowerCase();
+  const limit = { maxOutputLength: MAX_ERROR_BODY };
+  try {
+    if (coding === 'identity' || coding === '') return body;
+    if (coding === 'gzip' || coding === 'x-gzip') return zlib.gunzipSync(body, limit);
+    if (coding === 'deflate') return zlib.inflateSync(body, limit);
+    if (coding === 'br') return zlib.brotliDecompressSync(body, limit);
+  } catch {
+    return undefined;
+  }
+  return undefined;
 }
 
 function isErrorModelFor(status: number, body: Buffer): boolean {
@@ -202,7 +224,12 @@ function writeError(out: ServerResponse, err: IcefrontError): void {
   writeModel(out, toErrorModel(err));
 }
 
+/** Headers that describe an upstream's body: an answer that replaces the body drops them. */
+const ENTITY_HEADERS = ['content-encoding', 'content-length', 'content-range', 'content-language', 'content-location', 'content-md5', 'etag', 'last-modified', 'transfer-encoding'];
+
 function writeModel(out: ServerResponse, model: { message: string; type: string; code: number }): void {
+  // http-proxy copied the upstream's head onto the response before its body was judged
+  for (const name of ENTITY_HEADERS) out.removeHeader(name);
   const body = JSON.stringify({ error: model });
   out.writeHead(model.code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   out.end(body);

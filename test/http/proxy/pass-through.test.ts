@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
@@ -135,6 +136,29 @@ t.test('an upstream ErrorModel passes through with its status and body', async (
   const res = await fetch(`${gw.base}/v1/front/namespaces/db/tables/t`);
   t.equal(res.status, 404);
   t.equal(await res.text(), error);
+});
+
+t.test('a compressed upstream error is read to judge it: an ErrorModel passes as sent, anything else is replaced without its Content-Encoding', async (t) => {
+  const model = '{"error":{"message":"Table does not exist: db.events","type":"NoSuchTableException","code":404}}';
+  const up = await upstream((req, res) => {
+    const body = req.url!.endsWith('/model') ? model : '{"oops":true}';
+    res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip', vary: 'accept-encoding' });
+    res.end(zlib.gzipSync(body));
+  });
+  const gw = await gateway((url) => ({ url: up.base + url.replace(/^\/v1\/front/, ''), setHeaders: {}, dropHeaders: [], timeoutMs: 2000 }));
+  t.teardown(async () => {
+    await gw.app.close();
+    await up.close();
+  });
+  // a client that asked for gzip (Iceberg Java's HTTP client does): fetch decodes what the headers say
+  const passed = await fetch(`${gw.base}/v1/front/views/model`, { headers: { 'accept-encoding': 'gzip' } });
+  t.equal(passed.status, 404);
+  t.equal(passed.headers.get('content-encoding'), 'gzip', 'the ErrorModel passes compressed, as the upstream sent it');
+  t.equal(await passed.text(), model, 'and decodes to the upstream ErrorModel');
+  const wrapped = await fetch(`${gw.base}/v1/front/views/oops`, { headers: { 'accept-encoding': 'gzip' } });
+  t.equal(wrapped.status, 404);
+  t.equal(wrapped.headers.get('content-encoding'), null, "Icefront's own body carries no Content-Encoding");
+  t.equal(((await wrapped.json()) as { error: { type: string } }).error.type, 'NotFoundException', 'JSON that is not an ErrorModel is wrapped');
 });
 
 async function faultCase(t: Test, label: string, base: string, status: number, type: string) {
