@@ -16,8 +16,11 @@ flock 9
 if [ ! -x "$bin" ]; then
   command -v cargo >/dev/null || { echo "rustberg: missing cargo (Rust toolchain)" >&2; exit 3; }
   start=$(date +%s)
-  # --locked: the crate's own Cargo.lock; only the CLI (memory:// and file:// catalogs, file:// warehouse)
-  if ! CARGO_TARGET_DIR="$cache/target" nice -n 10 cargo install rustberg --version "$version" --locked \
+  # --locked: the crate's own Cargo.lock; only the CLI (memory:// and file:// catalogs, file:// warehouse).
+  # The crate's release profile (fat LTO, one codegen unit) makes the last link a single core's work
+  # for many minutes; a test upstream needs none of it: thin-local LTO and parallel codegen.
+  if ! CARGO_TARGET_DIR="$cache/target" CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    CARGO_PROFILE_RELEASE_INCREMENTAL=false nice -n 10 cargo install rustberg --version "$version" --locked \
     --no-default-features --features cli --root "$root" >"$cache/build.log" 2>&1; then
     echo "rustberg: cargo install failed; last lines of $cache/build.log:" >&2
     tail -n 30 "$cache/build.log" >&2

@@ -6,7 +6,8 @@ with CAT = {"uri", "warehouse", "properties" (optional)}. DuckDB 1.4 has no serv
 client: it loads the table through the catalog and reads manifests itself. No data-file set
 (`files` is null). Catalog properties `s3.endpoint`, `s3.region`, `s3.access-key-id` and
 `s3.secret-access-key` (Iceberg's names, as the other clients take them) become a DuckDB S3 secret,
-path-style, for tables on an S3-compatible store (moto); other properties are ignored.
+path-style, for tables on an S3-compatible store (moto); `token` becomes an iceberg secret (a bearer
+token); other properties are ignored.
 
 `python duckdb_client.py '<job json>'` runs one job.
 """
@@ -57,12 +58,16 @@ def run(job) -> dict:
     cat = job["catalog"]
     con = connect()
     try:
-        s3_secret(con, cat.get("properties", {}))
+        props = cat.get("properties", {})
+        s3_secret(con, props)
         warehouse = cat.get("warehouse", "").replace("'", "''")
-        con.execute(
-            f"ATTACH '{warehouse}' AS ice (TYPE iceberg, ENDPOINT '{cat['uri']}', "
-            "AUTHORIZATION_TYPE 'none', ACCESS_DELEGATION_MODE 'none')"
-        )
+        # a catalog that wants a bearer token (property `token`, as Iceberg Java names it): an iceberg secret
+        auth = "AUTHORIZATION_TYPE 'none'"
+        if "token" in props:
+            token = props["token"].replace("'", "''")
+            con.execute(f"CREATE SECRET interop_token (TYPE iceberg, TOKEN '{token}')")
+            auth = "SECRET interop_token"
+        con.execute(f"ATTACH '{warehouse}' AS ice (TYPE iceberg, ENDPOINT '{cat['uri']}', {auth}, ACCESS_DELEGATION_MODE 'none')")
         cols = ", ".join(f'"{c}"' for c in job["columns"])
         where = f" WHERE {job['filter']}" if job.get("filter") else ""
         at = f" AT (VERSION => {int(job['snapshotId'])})" if job.get("snapshotId") else ""

@@ -20,6 +20,11 @@ Jobs (JSON):
                                                                              (fromSnapshotExclusive, or fromSnapshotInclusive
                                                                              when `inclusive`, .toSnapshot(end).filter(...)
                                                                              .planFiles()) on the catalog's table, via Py4J
+  {"client": "spark", "catalog": CAT, "metadataOnlyAppend": "ns.t", "files": N}
+                                                                           → {"snapshotId": "<int64>"}: one fast append
+                                                                             (Iceberg Java, via Py4J) of N data files that
+                                                                             exist only in metadata: a scan of it can be
+                                                                             planned, never read
 CAT = {"name": "ice", "uri": "http://127.0.0.1:<port>", "warehouse": "<name>" (optional),
        "planning": "server" | "client"}
    or {"name": "h", "type": "hadoop", "warehouse": "file:///<folder>"}: Iceberg's HadoopCatalog
@@ -100,6 +105,8 @@ def run(job) -> dict:
     name = catalog(job["catalog"])
     if "incremental" in job:
         return {"cases": [_incremental_files(spark, f"{name}.{job['incremental']}", c) for c in job["cases"]]}
+    if "metadataOnlyAppend" in job:
+        return _metadata_only_append(spark, f"{name}.{job['metadataOnlyAppend']}", int(job["files"]))
     if "sql" in job:
         for stmt in job["sql"]:
             spark.sql(stmt.replace("{catalog}", name)).collect()
@@ -165,6 +172,22 @@ def _incremental_files(spark, table_name, case) -> dict:
         return {"error": f"{e.java_exception.getClass().getName()}: {e.java_exception.getMessage()}"}
     except Exception as e:  # pyspark re-raises some Java exceptions as its own (IllegalArgumentException)
         return {"error": f"{type(e).__name__}: {e}"}
+
+
+def _metadata_only_append(spark, table_name, count) -> dict:
+    """One fast append of `count` data files (one row each) whose Parquet files were never written."""
+    jvm = spark._jvm
+    table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(spark._jsparkSession, table_name)
+    spec = table.spec()
+    location = table.location()
+    append = table.newFastAppend()
+    for i in range(count):
+        builder = jvm.org.apache.iceberg.DataFiles.builder(spec)
+        builder.withPath(f"{location}/data/metadata-only-{i:06d}.parquet").withFormat("PARQUET")
+        append.appendFile(builder.withFileSizeInBytes(100).withRecordCount(1).build())
+    append.commit()
+    table.refresh()
+    return {"snapshotId": str(table.currentSnapshot().snapshotId())}
 
 
 def _parquet_rows(spark, job) -> dict:

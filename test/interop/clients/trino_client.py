@@ -12,7 +12,8 @@ Jobs (JSON), the shapes of spark_client.py's:
 CAT = {"name": "ice", "uri": "http://127.0.0.1:<port>" (the Iceberg REST catalog), "warehouse": "<name>"
        (optional), "trino": "http://127.0.0.1:<port>" (the Trino server; else $ICEFRONT_INTEROP_TRINO_URL)}.
 `planning` is ignored: Trino 476 plans every scan itself (client side). `properties` are ignored
-(they are Iceberg Java catalog properties; Trino's own catalog properties differ).
+(they are Iceberg Java catalog properties; Trino's own catalog properties differ), except `token`,
+a bearer token, which becomes Trino's OAUTH2 security with that token.
 
 In SQL, `{catalog}` is the Trino catalog. Each CAT becomes a Trino catalog on first use:
 `CREATE CATALOG <name> USING iceberg WITH (...)` (the server runs `catalog.management=dynamic`):
@@ -72,7 +73,8 @@ def _literal(s: str) -> str:
 
 def catalog(conn, cat) -> str:
     """Creates the Trino catalog for CAT on first use; returns its name."""
-    key = json.dumps({k: v for k, v in cat.items() if k not in ("planning", "properties")}, sort_keys=True)
+    token = cat.get("properties", {}).get("token")
+    key = json.dumps({**{k: v for k, v in cat.items() if k not in ("planning", "properties")}, "token": token}, sort_keys=True)
     if key in _catalogs:
         return _catalogs[key]
     base = re.sub(r"[^a-z0-9_]", "_", cat.get("name", "c").lower())
@@ -86,6 +88,10 @@ def catalog(conn, cat) -> str:
     }
     if cat.get("warehouse"):
         props["iceberg.rest-catalog.warehouse"] = cat["warehouse"]
+    if token:
+        # a catalog that wants a bearer token (the Iceberg property `token`): Trino's OAUTH2 security with a fixed token
+        props["iceberg.rest-catalog.security"] = "OAUTH2"
+        props["iceberg.rest-catalog.oauth2.token"] = token
     with_ = ", ".join(f'"{k}" = {_literal(v)}' for k, v in props.items())
     _execute(conn, f"CREATE CATALOG {name} USING iceberg WITH ({with_})")
     _catalogs[key] = name

@@ -40,6 +40,8 @@ export type Job =
   | { readonly client: 'spark'; readonly parquet: readonly string[]; readonly columns: readonly string[]; readonly filter?: string }
   /** Iceberg Java's own IncrementalAppendScan.planFiles() for each range (→ IncrementalFiles). */
   | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly incremental: string; readonly cases: readonly IncrementalRange[] }
+  /** One fast append (Iceberg Java) of `files` data files that exist only in metadata (→ { snapshotId }). */
+  | { readonly client: 'spark'; readonly catalog: CatalogRef; readonly metadataOnlyAppend: string; readonly files: number }
   /** Trino (clients/trino_client.py): statements, or a small query's rows; `{catalog}` is the catalog. */
   | { readonly client: 'trino'; readonly catalog: CatalogRef; readonly sql: readonly string[] }
   | { readonly client: 'trino'; readonly catalog: CatalogRef; readonly query: string }

@@ -57,8 +57,13 @@ export async function judgeRead(t: Test, worker: ClientWorker, matrix: Matrix, t
   if (got.hash !== truth.hash) {
     const direct = await worker.run(control).catch(() => undefined);
     if (direct?.hash === got.hash) {
-      compareScan(t, { ...c, clientBug: `${client} bug, not Icefront's: it returns the same rows for this scan straight from the upstream` }, truth, got);
-      matrix.record(cell, 'client-bug');
+      // the control asked the upstream to plan: the rows are what the upstream's plan holds
+      const upstreamPlanned = 'planning' in control.catalog && control.catalog.planning === 'server';
+      const why = upstreamPlanned
+        ? `the upstream's plan, not Icefront's: ${client} returns the same rows for this scan straight from the upstream, the upstream planning`
+        : `${client} bug, not Icefront's: it returns the same rows for this scan straight from the upstream`;
+      compareScan(t, { ...c, clientBug: why }, truth, got);
+      matrix.record(cell, upstreamPlanned ? 'upstream-bug' : 'client-bug');
       return undefined;
     }
   }

@@ -11,9 +11,12 @@ import { REPO } from './toolchain.js';
 /**
  * `agree`: rows (and files, where reported) equal the truth. `disagree`: they don't, or the
  * client failed only through Icefront. `client-bug`: wrong rows the same client also returns
- * straight from the fixture. `client-cannot`: the client fails the scan with or without Icefront.
+ * straight from the upstream, planning itself. `upstream-bug`: wrong rows the same client also
+ * returns straight from the upstream with the upstream planning (the upstream's plan, which
+ * Icefront relays or pages). `client-cannot`: the client fails the scan with or without Icefront.
  */
-export type Outcome = 'agree' | 'disagree' | 'client-bug' | 'client-cannot';
+export type Outcome = 'agree' | 'disagree' | 'client-bug' | 'upstream-bug' | 'client-cannot';
+const OUTCOMES: readonly Outcome[] = ['agree', 'disagree', 'client-bug', 'upstream-bug', 'client-cannot'];
 
 export class Matrix {
   private readonly cells = new Map<string, Map<string, Record<Outcome, number>>>();
@@ -24,7 +27,7 @@ export class Matrix {
     let row = this.cells.get(cell.row);
     if (!row) this.cells.set(cell.row, (row = new Map()));
     let counts = row.get(cell.column);
-    if (!counts) row.set(cell.column, (counts = { agree: 0, disagree: 0, 'client-bug': 0, 'client-cannot': 0 }));
+    if (!counts) row.set(cell.column, (counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>));
     counts[outcome]++;
   }
 
@@ -41,8 +44,8 @@ export class Matrix {
       const cells = this.columns.map((column) => {
         const c = byColumn.get(column);
         if (!c) return '—';
-        const all = c.agree + c.disagree + c['client-bug'] + c['client-cannot'];
-        const notes = (['disagree', 'client-bug', 'client-cannot'] as const).filter((o) => c[o] > 0).map((o) => `${c[o]} ${o}`);
+        const all = OUTCOMES.reduce((n, o) => n + c[o], 0);
+        const notes = OUTCOMES.filter((o) => o !== 'agree' && c[o] > 0).map((o) => `${c[o]} ${o}`);
         return `${c.agree}/${all}${notes.length ? ` (${notes.join(', ')})` : ''}`;
       });
       lines.push(`| ${row} | ${cells.join(' | ')} |`);

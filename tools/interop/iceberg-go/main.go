@@ -190,6 +190,10 @@ func run(raw []byte) (any, error) {
 			props[k] = v
 		}
 		opts = append(opts, rest.WithAdditionalProps(props))
+		// Iceberg's `token` property: a bearer token (iceberg-go reads it from the server's config only)
+		if token, ok := j.Properties["token"]; ok {
+			opts = append(opts, rest.WithOAuthToken(token))
+		}
 	}
 	cat, err := rest.NewCatalog(ctx, "interop", j.URI, opts...)
 	if err != nil {
