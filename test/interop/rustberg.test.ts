@@ -23,7 +23,7 @@
 import t, { type Test } from 'tap';
 import { ClientWorker, type CatalogRef, type ScanJob } from './harness/clients.js';
 import type { Comparison } from './harness/compare.js';
-import { firstLine, judgeRead, scanOf } from './harness/judge.js';
+import { firstLine, judgeRead, truthOf } from './harness/judge.js';
 import { restCatalog, startInteropIcefront } from './harness/icefront.js';
 import { icebergGoFor } from './harness/iceberg-go.js';
 import { runEqualityDeleteWriter } from './harness/java-writer.js';
@@ -111,12 +111,7 @@ if (env && rustberg) {
   }
 
   async function readAll(t: Test, table: InteropTable, f: FilterCase): Promise<void> {
-    const snapshot = f.at === undefined ? undefined : snapshotsOf.get(table.name)?.[f.at];
-    if (f.at !== undefined && snapshot === undefined) throw new Error(`${table.name} has no snapshot #${f.at}`);
-    const where = `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`;
-    const scan = scanOf(table, f, snapshot);
-    const truth = await worker.run(scan(direct, 'spark'));
-    t.ok(truth.count > 0, `truth (spark → Rustberg, client planning) has rows for ${table.name} [${where}]`);
+    const { scan, where, truth } = await truthOf(t, worker, table, f, snapshotsOf.get(table.name), direct, 'Rustberg');
     for (const r of readers) {
       const server = r.mode === SERVER;
       const properties = r.next ? NEXT_PROPERTIES : undefined;

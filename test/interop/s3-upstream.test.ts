@@ -22,7 +22,7 @@
 import t, { type Test } from 'tap';
 import { ClientWorker, type CatalogRef, type ScanJob } from './harness/clients.js';
 import type { Comparison } from './harness/compare.js';
-import { judgeRead, scanOf } from './harness/judge.js';
+import { judgeRead, truthOf } from './harness/judge.js';
 import { startEndpointShim } from './harness/endpoint-shim.js';
 import { restCatalog, startInteropIcefront } from './harness/icefront.js';
 import { Matrix } from './harness/matrix.js';
@@ -147,12 +147,7 @@ if (env) {
   }
 
   async function readAll(t: Test, table: InteropTable, f: FilterCase): Promise<void> {
-    const snapshot = f.at === undefined ? undefined : snapshotsOf.get(table.name)?.[f.at];
-    if (f.at !== undefined && snapshot === undefined) throw new Error(`${table.name} has no snapshot #${f.at}`);
-    const where = `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`;
-    const scan = scanOf(table, f, snapshot);
-    const truth = await worker.run(scan(direct, 'spark'));
-    t.ok(truth.count > 0, `truth (spark → fixture, client planning) has rows for ${table.name} [${where}]`);
+    const { scan, where, truth } = await truthOf(t, worker, table, f, snapshotsOf.get(table.name), direct, 'fixture');
     for (const r of readers) {
       const c: Comparison = { table: table.name, filter: where, client: `${r.client} (${r.mode}) → icefront ${CATALOG}`, files: r.files };
       const cell = { row: `${r.client} (${r.mode})`, column: CATALOG };

@@ -20,7 +20,7 @@
 import t, { type Test } from 'tap';
 import { ClientWorker, type CatalogRef, type IcebergGoListing, type ScanJob, type ScanResult } from './harness/clients.js';
 import type { Comparison } from './harness/compare.js';
-import { judgeRead, scanOf } from './harness/judge.js';
+import { judgeRead, truthOf } from './harness/judge.js';
 import { filesystemCatalog, restCatalog, startInteropIcefront, type RecordedRequest } from './harness/icefront.js';
 import { icebergGoFor } from './harness/iceberg-go.js';
 import { runEqualityDeleteWriter } from './harness/java-writer.js';
@@ -193,12 +193,7 @@ if (env) {
   }
 
   async function readAll(t: Test, table: InteropTable, f: FilterCase): Promise<void> {
-    const snapshot = f.at === undefined ? undefined : snapshotsOf.get(table.name)?.[f.at];
-    if (f.at !== undefined && snapshot === undefined) throw new Error(`${table.name} has no snapshot #${f.at}`);
-    const where = `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`;
-    const scan = scanOf(table, f, snapshot);
-    const truth = await worker.run(scan(direct, 'spark'));
-    t.ok(truth.count > 0, `truth (spark → fixture, client planning) has rows for ${table.name} [${where}]`);
+    const { scan, where, truth } = await truthOf(t, worker, table, f, snapshotsOf.get(table.name), direct, 'fixture');
     const results = new Map<Reader, ScanResult>();
     for (const r of readers) {
       const c: Comparison = { table: table.name, filter: where, client: readerName(r), files: r.files };

@@ -86,3 +86,18 @@ export function scanOf(table: InteropTable, f: FilterCase, snapshot: string | un
     };
   };
 }
+
+/**
+ * A (table, filter) case made ready to judge: its snapshot (the `at`-th of `snapshots`, in commit
+ * order), how its messages name it, its scan for any client and catalog, and the truth: Spark
+ * straight on the upstream (`direct`), planning itself, which must have rows.
+ */
+export async function truthOf(t: Test, worker: ClientWorker, table: InteropTable, f: FilterCase, snapshots: readonly string[] | undefined, direct: CatalogRef, upstream: string) {
+  const snapshot = f.at === undefined ? undefined : snapshots?.[f.at];
+  if (f.at !== undefined && snapshot === undefined) throw new Error(`${table.name} has no snapshot #${f.at}`);
+  const where = `${f.filter ?? 'none'}${snapshot ? ` @ snapshot ${snapshot}` : ''}`;
+  const scan = scanOf(table, f, snapshot);
+  const truth = await worker.run(scan(direct, 'spark'));
+  t.ok(truth.count > 0, `truth (spark → ${upstream}, client planning) has rows for ${table.name} [${where}]`);
+  return { scan, where, truth };
+}
