@@ -21,17 +21,16 @@
  *   (e) a plan over Rustberg's 25,000-task cap: a clear Iceberg error naming the catalog, at once.
  */
 import t, { type Test } from 'tap';
-import { ClientWorker, type CatalogRef, type ScanJob } from './harness/clients.js';
+import type { CatalogRef, ScanJob } from './harness/clients.js';
 import type { Comparison } from './harness/compare.js';
 import { firstLine, judgeRead, truthOf } from './harness/judge.js';
 import { restCatalog, startInteropIcefront } from './harness/icefront.js';
-import { icebergGoFor } from './harness/iceberg-go.js';
 import { runEqualityDeleteWriter } from './harness/java-writer.js';
 import { Matrix } from './harness/matrix.js';
 import { startEndpointShim } from './harness/endpoint-shim.js';
 import { startRustbergFor } from './harness/rustberg.js';
 import { interopToolchain } from './harness/toolchain.js';
-import { startTrinoFor } from './harness/trino.js';
+import { startReaders } from './harness/readers.js';
 import { INTEROP_TABLES, type FilterCase, type InteropTable } from './tables.js';
 
 // A cold machine: Rustberg's build (CI starts it first, in the background), then the toolchain.
@@ -43,18 +42,11 @@ if (env && rustberg) {
   const toolchain = env;
   const shim = await startEndpointShim(rustberg.url, []);
   const ice = await startInteropIcefront([{ ...restCatalog('rb', shim.url, 'auto'), auth: { mode: 'bearer', token: rustberg.apiKey } }], { batchSize: 2 });
-  const icebergGo = await icebergGoFor(t);
-  const worker = ClientWorker.start(env);
-  const workerNext = env.sparkJarsNext ? ClientWorker.start(env, { sparkJars: env.sparkJarsNext }) : undefined;
-  t.teardown(async () => {
-    await worker.close();
-    await workerNext?.close();
-    await trino?.close();
+  const { worker, workerNext, icebergGo, trino } = await startReaders(t, env, async () => {
     await ice.close();
     await shim.close();
     await rustberg.close();
   });
-  const trino = await startTrinoFor(t);
 
   /**
    * Straight on Rustberg, with its key (Iceberg's `token` property: a bearer token) and its one

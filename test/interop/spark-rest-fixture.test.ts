@@ -18,17 +18,16 @@
  * the matrix: for each client and mode, per catalog, the (table, filter) reads that agreed.
  */
 import t, { type Test } from 'tap';
-import { ClientWorker, type CatalogRef, type IcebergGoListing, type ScanJob, type ScanResult } from './harness/clients.js';
+import { type CatalogRef, type IcebergGoListing, type ScanJob, type ScanResult } from './harness/clients.js';
 import type { Comparison } from './harness/compare.js';
 import { judgeRead, truthOf } from './harness/judge.js';
 import { filesystemCatalog, restCatalog, startInteropIcefront, type RecordedRequest } from './harness/icefront.js';
-import { icebergGoFor } from './harness/iceberg-go.js';
 import { runEqualityDeleteWriter } from './harness/java-writer.js';
 import { Matrix } from './harness/matrix.js';
 import { startEndpointShim } from './harness/endpoint-shim.js';
 import { startRestFixture } from './harness/rest-fixture.js';
 import { interopToolchain } from './harness/toolchain.js';
-import { startTrinoFor } from './harness/trino.js';
+import { startReaders } from './harness/readers.js';
 import { INTEROP_TABLES, type FilterCase, type InteropTable } from './tables.js';
 
 const TASKS_ENDPOINT = 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks';
@@ -68,23 +67,11 @@ if (env) {
     ],
     { batchSize: 2 },
   );
-  // iceberg-go (tools/interop/iceberg-go.sh builds it once per machine): its path goes to the worker
-  // through the environment; undefined, and no iceberg-go readers, when it is skipped or failed.
-  const icebergGo = await icebergGoFor(t);
-  const worker = ClientWorker.start(env);
-  // A second Spark JVM on Iceberg's next release (1.12: its table cache revalidates loads with
-  // If-None-Match); the fixture stays 1.11 (its 1.12 build does not resolve).
-  const workerNext = env.sparkJarsNext ? ClientWorker.start(env, { sparkJars: env.sparkJarsNext }) : undefined;
-  t.teardown(async () => {
-    await worker.close();
-    await workerNext?.close();
-    await trino?.close();
+  const { worker, workerNext, icebergGo, trino } = await startReaders(t, env, async () => {
     await ice.close();
     await shim.close();
     await fixture.close();
   });
-  // Trino 476 (harness/trino.ts): undefined, and no Trino readers, when it is skipped or failed.
-  const trino = await startTrinoFor(t);
 
   const direct: CatalogRef = { name: 'fixture', uri: fixture.url, planning: 'client' };
   const via = (catalog: Catalog, planning: 'server' | 'client', client?: ScanJob['client']): CatalogRef => ({
