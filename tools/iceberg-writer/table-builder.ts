@@ -24,7 +24,7 @@ import { IdSource } from './ids.js';
 import { liveRows, type LiveRow } from './live-rows.js';
 import { writeManifestList } from './manifest-list-writer.js';
 import { writeManifest } from './manifest-writer.js';
-import { ADDED, DATA, DELETED, EXISTING, type AvroCodec, type ContentFile, type FormatVersion, type ManifestEntry, type ManifestFile, type TableSink } from './model.js';
+import { ADDED, DATA, DELETED, EXISTING, type AvroCodec, type ContentFile, type FormatVersion, type ManifestEntry, type TableSink } from './model.js';
 import { bindSpec, partitionKey, partitionPath, type BoundSpec } from './partition.js';
 import { snapshotSummary, type Operation } from './snapshot-summary.js';
 import { fsSink } from './sink.js';

@@ -25,7 +25,6 @@ const identity: PartitionSpec = {
   specId: 0,
   fields: columns.map(([name], i) => ({ sourceId: i + 1, fieldId: 1000 + i, name: `${name}_p`, transform: 'identity' })),
 };
-const specsById = new Map([[0, identity]]);
 
 const UUID = 'f79c3e09-677c-4bbd-a479-3f349cb785e7';
 const dec = decimalToBytes(-123456789012345678n);

@@ -13,11 +13,6 @@ function scripted(answer: Answer, options: Partial<S3FileIOOptions> = {}) {
   return { io, requests: cap.requests };
 }
 
-/** A TCP server that accepts connections and never answers; closed (sockets included) at teardown. */
-async function silentServer(t: { teardown(fn: () => void): void }): Promise<string> {
-  return (await silentServerWithSockets(t)).endpoint;
-}
-
 /** A server that accepts connections and never answers; `sockets` are the connections it got. */
 async function silentServerWithSockets(t: { teardown(fn: () => void): void }): Promise<{ endpoint: string; sockets: Set<net.Socket> }> {
   const sockets = new Set<net.Socket>();
