@@ -37,3 +37,4 @@ export {
 export { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_NODES, MAX_IN_VALUES, parseExpression } from './parse.js';
 export { expressionToJson, exprToJson, legacyTermJson, transformToString } from './to-json.js';
 export { expressionToString, formatExpression, formatPredicate, unboundTermToString } from './to-string.js';
+export { visit, type ExprVisitor } from './visit.js';

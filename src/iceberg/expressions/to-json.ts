@@ -6,6 +6,7 @@
  */
 import type { Transform } from '../transform.js';
 import type { Expr, Expression, UnboundLiteral, UnboundPredicate, UnboundTerm } from './ast.js';
+import { visit } from './visit.js';
 
 /** The legacy JSON of an unbound expression, suitable for `residual-filter`. */
 export function expressionToJson(expr: Expression): unknown {
@@ -14,22 +15,14 @@ export function expressionToJson(expr: Expression): unknown {
 
 /** The boolean skeleton of the legacy form, with predicates written by `predicate`. */
 export function exprToJson<P>(expr: Expr<P>, predicate: (p: P) => unknown): unknown {
-  const e = expr as Expr<P> & { kind: string };
-  switch (e.kind) {
-    case 'true':
-      return true;
-    case 'false':
-      return false;
-    case 'not':
-      return { type: 'not', child: exprToJson((e as { child: Expr<P> }).child, predicate) };
-    case 'and':
-    case 'or': {
-      const { left, right } = e as { left: Expr<P>; right: Expr<P> };
-      return { type: e.kind, left: exprToJson(left, predicate), right: exprToJson(right, predicate) };
-    }
-    default:
-      return predicate(expr as P);
-  }
+  return visit<P, unknown>(expr, {
+    alwaysTrue: () => true,
+    alwaysFalse: () => false,
+    not: (child) => ({ type: 'not', child }),
+    and: (left, right) => ({ type: 'and', left, right }),
+    or: (left, right) => ({ type: 'or', left, right }),
+    predicate,
+  });
 }
 
 /** Canonical transform text as Java's `Transform.toString` writes it: `bucket[16]`, `day`. */

@@ -6,6 +6,7 @@ import { stringifyJson } from '../json.js';
 import { primitiveToString } from '../types.js';
 import type { Expr, Expression, LiteralOp, PredicateOp, UnboundLiteral, UnboundTerm } from './ast.js';
 import { transformToString } from './to-json.js';
+import { visit } from './visit.js';
 
 const SYMBOL: Readonly<Record<LiteralOp, string>> = {
   lt: '<',
@@ -24,21 +25,14 @@ export function expressionToString(expr: Expression): string {
 
 /** The boolean skeleton as text, with predicates formatted by `predicate`. */
 export function formatExpression<P>(expr: Expr<P>, predicate: (p: P) => string): string {
-  const e = expr as Expr<P> & { kind: string };
-  switch (e.kind) {
-    case 'true':
-    case 'false':
-      return e.kind;
-    case 'not':
-      return `not(${formatExpression((e as { child: Expr<P> }).child, predicate)})`;
-    case 'and':
-    case 'or': {
-      const { left, right } = e as { left: Expr<P>; right: Expr<P> };
-      return `(${formatExpression(left, predicate)} ${e.kind} ${formatExpression(right, predicate)})`;
-    }
-    default:
-      return predicate(expr as P);
-  }
+  return visit(expr, {
+    alwaysTrue: () => 'true',
+    alwaysFalse: () => 'false',
+    not: (child) => `not(${child})`,
+    and: (left, right) => `(${left} and ${right})`,
+    or: (left, right) => `(${left} or ${right})`,
+    predicate,
+  });
 }
 
 /** One predicate as text, given how to show its term and its literals. */

@@ -25,6 +25,7 @@ import {
   type UnboundPredicate,
   type UnboundTerm,
   type UnaryPredicate,
+  visit,
 } from '../../iceberg/index.js';
 import { canTransform, preservesOrder } from '../transforms/index.js';
 import type { BoundExpression, BoundReference, BoundTerm } from './bound.js';
@@ -39,24 +40,14 @@ import { valueKey } from './value-key.js';
  * column's type. `caseSensitive` defaults to true as in Java.
  */
 export function bind(expr: Expression, struct: StructType, caseSensitive = true): BoundExpression {
-  const e = expr as Expression & { kind: string };
-  switch (e.kind) {
-    case 'true':
-      return ALWAYS_TRUE;
-    case 'false':
-      return ALWAYS_FALSE;
-    case 'not':
-      return not(bind((e as { child: Expression }).child, struct, caseSensitive));
-    case 'and':
-    case 'or': {
-      const { left, right } = e as { left: Expression; right: Expression };
-      const l = bind(left, struct, caseSensitive);
-      const r = bind(right, struct, caseSensitive);
-      return e.kind === 'and' ? and(l, r) : or(l, r);
-    }
-    default:
-      return bindPredicate(expr as UnboundPredicate, struct, caseSensitive);
-  }
+  return visit<UnboundPredicate, BoundExpression>(expr, {
+    alwaysTrue: () => ALWAYS_TRUE,
+    alwaysFalse: () => ALWAYS_FALSE,
+    not,
+    and,
+    or,
+    predicate: (pred) => bindPredicate(pred, struct, caseSensitive),
+  });
 }
 
 function bindPredicate(pred: UnboundPredicate, struct: StructType, caseSensitive: boolean): BoundExpression {

@@ -10,7 +10,7 @@
  * - starts-with is false for null, not-starts-with true; is-nan is false for null.
  */
 import { fail } from '../../errors/index.js';
-import { compareValues } from '../../iceberg/index.js';
+import { compareValues, visit } from '../../iceberg/index.js';
 import { applyTransform } from '../transforms/index.js';
 import type {
   BoundExpression,
@@ -22,24 +22,23 @@ import type {
 } from './bound.js';
 import { valueKey } from './value-key.js';
 
+/** A bound expression as a check of rows, compiled once: a loop over rows walks no tree. */
+export function rowCheck(expr: BoundExpression): (row: readonly unknown[]) => boolean {
+  return visit<BoundPredicate, RowCheck>(expr, {
+    alwaysTrue: () => () => true,
+    alwaysFalse: () => () => false,
+    not: (child) => (row) => !child(row),
+    and: (left, right) => (row) => left(row) && right(row),
+    or: (left, right) => (row) => left(row) || right(row),
+    predicate: (pred) => (row) => testPredicate(pred, evalTerm(pred.term, row)),
+  });
+}
+
+type RowCheck = (row: readonly unknown[]) => boolean;
+
+/** One row against a bound expression (a check compiled for it: loops keep a `rowCheck`). */
 export function evaluate(expr: BoundExpression, row: readonly unknown[]): boolean {
-  const e = expr as BoundExpression & { kind: string };
-  switch (e.kind) {
-    case 'true':
-      return true;
-    case 'false':
-      return false;
-    case 'not':
-      return !evaluate((e as { child: BoundExpression }).child, row);
-    case 'and':
-      return evaluate((e as { left: BoundExpression }).left, row) && evaluate((e as { right: BoundExpression }).right, row);
-    case 'or':
-      return evaluate((e as { left: BoundExpression }).left, row) || evaluate((e as { right: BoundExpression }).right, row);
-    default: {
-      const pred = expr as BoundPredicate;
-      return testPredicate(pred, evalTerm(pred.term, row));
-    }
-  }
+  return rowCheck(expr)(row);
 }
 
 /** The term's value on a row (Java `Bound.eval`): the field through its accessor, then the transform. */

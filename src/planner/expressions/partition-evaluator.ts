@@ -4,16 +4,15 @@
  * applied to the inclusive projection of the row filter under the file's spec.
  */
 import type { Expression, LiteralValue, PartitionSpec, Schema } from '../../iceberg/index.js';
-import type { BoundExpression } from './bound.js';
-import { evaluate } from './evaluator.js';
+import { rowCheck } from './evaluator.js';
 import { boundProjection } from './projections.js';
 
 export class PartitionEvaluator {
-  readonly #projection: BoundExpression;
+  readonly #matches: (partition: ReadonlyArray<LiteralValue | null>) => boolean;
 
   /** Throws INVALID_FILTER when the filter does not bind to the schema. */
   constructor(spec: PartitionSpec, schema: Schema, filter: Expression, caseSensitive = true) {
-    this.#projection = boundProjection('inclusive', filter, spec, schema, caseSensitive);
+    this.#matches = rowCheck(boundProjection('inclusive', filter, spec, schema, caseSensitive));
   }
 
   /**
@@ -21,6 +20,6 @@ export class PartitionEvaluator {
    * partition result types) can match the filter.
    */
   matches(partition: ReadonlyArray<LiteralValue | null>): boolean {
-    return evaluate(this.#projection, partition);
+    return this.#matches(partition);
   }
 }

@@ -18,6 +18,7 @@ import {
   type PartitionSpec,
   type Schema,
   type UnboundPredicate,
+  visit,
 } from '../../iceberg/index.js';
 import { bind } from './bind.js';
 import { termRef, type BoundExpression, type BoundPredicate } from './bound.js';
@@ -86,27 +87,19 @@ function project<P>(
   emit: (p: Projected) => Expr<P>,
 ): Expr<P> {
   const struct = schema.asStruct();
-  const visit = (e: Expression): Expr<P> => {
-    const node = e as Expression & { kind: string };
-    switch (node.kind) {
-      case 'true':
-        return ALWAYS_TRUE;
-      case 'false':
-        return ALWAYS_FALSE;
-      case 'and':
-      case 'or': {
-        const { left, right } = node as { left: Expression; right: Expression };
-        return node.kind === 'and' ? and(visit(left), visit(right)) : or(visit(left), visit(right));
-      }
-      case 'not':
-        throw fail('INTERNAL', 'Projection called on an expression with a NOT');
-      default: {
-        // predicates that the schema alone decides bind to constants and stay constants
-        const bound = bind(e as UnboundPredicate, struct, caseSensitive);
-        if (!isPredicate(bound)) return bound as Expr<P>;
-        return projectBoundPredicate(mode, bound, spec, schema, emit);
-      }
-    }
-  };
-  return visit(rewriteNot(filter));
+  return visit<UnboundPredicate, Expr<P>>(rewriteNot(filter), {
+    alwaysTrue: () => ALWAYS_TRUE,
+    alwaysFalse: () => ALWAYS_FALSE,
+    and,
+    or,
+    not: () => {
+      throw fail('INTERNAL', 'Projection called on an expression with a NOT');
+    },
+    predicate: (pred) => {
+      // predicates that the schema alone decides bind to constants and stay constants
+      const bound = bind(pred, struct, caseSensitive);
+      if (!isPredicate(bound)) return bound as Expr<P>;
+      return projectBoundPredicate(mode, bound, spec, schema, emit);
+    },
+  });
 }

@@ -21,10 +21,11 @@ import {
   type Schema,
   type StructType,
   type UnboundPredicate,
+  visit,
 } from '../../iceberg/index.js';
 import { bind } from './bind.js';
-import { termRef, type BoundExpression } from './bound.js';
-import { evaluate } from './evaluator.js';
+import { termRef } from './bound.js';
+import { rowCheck } from './evaluator.js';
 import { partitionTargets } from './partition-targets.js';
 import { projectedToBound, type Projected } from './projected.js';
 import { projectPredicate } from './projection-rules.js';
@@ -80,30 +81,20 @@ interface Context {
 }
 
 function compile(expr: Expression, ctx: Context): Residual {
-  const node = expr as Expression & { kind: string };
-  switch (node.kind) {
-    case 'true':
-      return () => ALWAYS_TRUE;
-    case 'false':
-      return () => ALWAYS_FALSE;
-    case 'not': {
-      const child = compile((node as { child: Expression }).child, ctx);
-      return (p) => not(child(p));
-    }
-    case 'and':
-    case 'or': {
-      const left = compile((node as { left: Expression }).left, ctx);
-      const right = compile((node as { right: Expression }).right, ctx);
-      return node.kind === 'and' ? (p) => and(left(p), right(p)) : (p) => or(left(p), right(p));
-    }
-    default:
-      return compilePredicate(expr as UnboundPredicate, ctx);
-  }
+  return visit<UnboundPredicate, Residual>(expr, {
+    alwaysTrue: () => () => ALWAYS_TRUE,
+    alwaysFalse: () => () => ALWAYS_FALSE,
+    not: (child) => (p) => not(child(p)),
+    and: (left, right) => (p) => and(left(p), right(p)),
+    or: (left, right) => (p) => or(left(p), right(p)),
+    predicate: (pred) => compilePredicate(pred, ctx),
+  });
 }
 
+/** The strict and inclusive projections of a predicate for one partition field, as checks of a tuple. */
 interface FieldCheck {
-  readonly strict: BoundExpression | null;
-  readonly inclusive: BoundExpression | null;
+  readonly strict: ((partition: Partition) => boolean) | null;
+  readonly inclusive: ((partition: Partition) => boolean) | null;
 }
 
 function compilePredicate(pred: UnboundPredicate, ctx: Context): Residual {
@@ -121,13 +112,13 @@ function compilePredicate(pred: UnboundPredicate, ctx: Context): Residual {
   }));
   return (partition) => {
     for (const check of checks) {
-      if (check.strict !== null && evaluate(check.strict, partition)) return ALWAYS_TRUE;
-      if (check.inclusive !== null && !evaluate(check.inclusive, partition)) return ALWAYS_FALSE;
+      if (check.strict !== null && check.strict(partition)) return ALWAYS_TRUE;
+      if (check.inclusive !== null && !check.inclusive(partition)) return ALWAYS_FALSE;
     }
     return pred;
   };
 }
 
-function onPartition(projected: Projected | null, ctx: Context): BoundExpression | null {
-  return projected === null ? null : projectedToBound(projected, ctx.partitionStruct);
+function onPartition(projected: Projected | null, ctx: Context): ((partition: Partition) => boolean) | null {
+  return projected === null ? null : rowCheck(projectedToBound(projected, ctx.partitionStruct));
 }

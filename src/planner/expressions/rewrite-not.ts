@@ -4,30 +4,19 @@
  * (inclusive/strict metrics, manifest summaries, projections) never see a Not node. Works on
  * bound and unbound trees alike.
  */
-import { ALWAYS_FALSE, ALWAYS_TRUE, and, negatePredicate, or, type Expr, type Predicate } from '../../iceberg/index.js';
+import { ALWAYS_FALSE, ALWAYS_TRUE, and, negatePredicate, or, visit, type Expr, type Predicate } from '../../iceberg/index.js';
 
 export function rewriteNot<P extends Predicate<unknown, unknown>>(expr: Expr<P>): Expr<P> {
-  return rewrite(expr, false);
+  return visit<P, Rewrite<P>>(expr, {
+    alwaysTrue: () => (negate) => (negate ? ALWAYS_FALSE : ALWAYS_TRUE),
+    alwaysFalse: () => (negate) => (negate ? ALWAYS_TRUE : ALWAYS_FALSE),
+    not: (child) => (negate) => child(!negate),
+    // De Morgan: a negated and is an or of negations, and vice versa
+    and: (left, right) => (negate) => (negate ? or(left(true), right(true)) : and(left(false), right(false))),
+    or: (left, right) => (negate) => (negate ? and(left(true), right(true)) : or(left(false), right(false))),
+    predicate: (pred) => (negate) => (negate ? (negatePredicate(pred) as P) : pred),
+  })(false);
 }
 
-function rewrite<P extends Predicate<unknown, unknown>>(expr: Expr<P>, negate: boolean): Expr<P> {
-  const e = expr as Expr<P> & { kind: string };
-  switch (e.kind) {
-    case 'true':
-      return negate ? ALWAYS_FALSE : ALWAYS_TRUE;
-    case 'false':
-      return negate ? ALWAYS_TRUE : ALWAYS_FALSE;
-    case 'not':
-      return rewrite((e as { child: Expr<P> }).child, !negate);
-    case 'and':
-    case 'or': {
-      const { left, right } = e as { left: Expr<P>; right: Expr<P> };
-      const l = rewrite(left, negate);
-      const r = rewrite(right, negate);
-      // De Morgan: a negated and is an or of negations, and vice versa
-      return (e.kind === 'and') !== negate ? and(l, r) : or(l, r);
-    }
-    default:
-      return negate ? (negatePredicate(expr as P) as P) : expr;
-  }
-}
+/** A subtree, rewritten under an even (false) or odd (true) number of enclosing NOTs. */
+type Rewrite<P> = (negate: boolean) => Expr<P>;

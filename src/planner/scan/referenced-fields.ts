@@ -1,17 +1,12 @@
 import type { Schema } from '../../iceberg/index.js';
 import { fail } from '../../errors/index.js';
 import { bind, termRef, type BoundPredicate } from '../expressions/index.js';
-import { isPredicate, type AlwaysFalse, type AlwaysTrue, type And, type Expr, type Expression, type Not, type Or, type UnboundPredicate } from '../../iceberg/index.js';
+import { visit, type Expr, type Expression, type UnboundPredicate } from '../../iceberg/index.js';
 
 /** Every predicate of a filter tree, bound or not, in order. */
-function forEachPredicate<P>(e: Expr<P>, visit: (p: P) => void): void {
-  if (isPredicate(e)) return visit(e);
-  const node = e as And<P> | Or<P> | Not<P> | AlwaysTrue | AlwaysFalse;
-  if (node.kind === 'not') forEachPredicate(node.child, visit);
-  else if (node.kind === 'and' || node.kind === 'or') {
-    forEachPredicate(node.left, visit);
-    forEachPredicate(node.right, visit);
-  }
+function forEachPredicate<P>(e: Expr<P>, each: (p: P) => void): void {
+  const nothing = () => undefined;
+  visit<P, void>(e, { alwaysTrue: nothing, alwaysFalse: nothing, not: nothing, and: nothing, or: nothing, predicate: each });
 }
 
 /** Field ids a bound filter reads (their stats drive metrics pruning). */
