@@ -1,10 +1,10 @@
 /**
  * The one-way dependency rules of reference/ARCHITECTURE.md, enforced in `npm test`.
- * Layers (low → high): errors → config → observability, iceberg → storage → cache →
+ * Layers (low → high): errors → config, json → observability, iceberg → storage → cache →
  * planner | tokens | catalogs | auth (siblings) → service → http → main/cli.
  */
-const layers = ['errors', 'config', 'observability', 'iceberg', 'storage', 'cache', 'planner', 'tokens', 'catalogs', 'auth', 'service', 'http'];
-const rank = { errors: 0, config: 1, observability: 2, iceberg: 2, storage: 3, cache: 4, planner: 5, tokens: 5, catalogs: 5, auth: 5, service: 6, http: 7 };
+const layers = ['errors', 'config', 'json', 'observability', 'iceberg', 'storage', 'cache', 'planner', 'tokens', 'catalogs', 'auth', 'service', 'http'];
+const rank = { errors: 0, config: 1, json: 1, observability: 2, iceberg: 2, storage: 3, cache: 4, planner: 5, tokens: 5, catalogs: 5, auth: 5, service: 6, http: 7 };
 
 const upward = [];
 for (const from of layers) {

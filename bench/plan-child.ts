@@ -14,7 +14,7 @@ import avro from 'avsc';
 import { createFilesystemCatalog } from '../src/catalogs/index.js';
 import { currentSchema, currentSnapshot } from '../src/iceberg/index.js';
 import { DEFAULT_SCAN, fileManifestSource, planFiles, ScanTasksWriter } from '../src/planner/index.js';
-import { stringifyJson } from '../src/iceberg/index.js';
+import { stringifyJson } from '../src/json/index.js';
 
 const [mode, warehouse, ns, table] = process.argv.slice(2) as [string, string, string, string];
 const catalog = createFilesystemCatalog({ type: 'filesystem', name: 'bench', warehouse, locations: [{ prefix: 's3://bench/warehouse', dir: warehouse }], planning: 'on' });

@@ -3,7 +3,7 @@
  * operator checks why a query reads what it reads.
  */
 import { parseCommand, readConfig, usageOf, UsageError } from './cli-args.js';
-import { parseJson, stringifyJson } from './iceberg/index.js';
+import { parseJson, stringifyJson } from './json/index.js';
 import { buildService } from './main.js';
 
 export const PLAN_USAGE = `  icefront plan [--config FILE] WAREHOUSE NAMESPACE TABLE [--filter JSON] [--snapshot ID]

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { planCommand } from '../src/cli-plan.js';
-import { parseJson } from '../src/iceberg/index.js';
+import { parseJson } from '../src/json/index.js';
 import { runIcefront } from './helpers/cli.js';
 import { validateAgainst } from './helpers/openapi.js';
 

@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AccessPolicy, Authenticator, Levels, Principal, PrincipalLimits } from '../auth/index.js';
 import type { Access } from '../config/index.js';
 import { fail, type IcefrontError } from '../errors/index.js';
-import { parseJson } from '../iceberg/index.js';
+import { parseJson } from '../json/index.js';
 import { bindRequestLog } from './access-line.js';
 import { assertJsonDepth } from './read-body.js';
 import { decodeNamespacePath, decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { stringifyJson } from '../iceberg/index.js';
+import { stringifyJson } from '../json/index.js';
 
 /** Writes a JSON body with bigint-exact numbers (snapshot ids, sequence numbers). */
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {

@@ -5,7 +5,7 @@
  * `{keys, values}`, bounds and key metadata as upper-case hex, and no key for an absent value.
  */
 import type { ContentFile } from './content-file.js';
-import { jsonIntegerLength, jsonLength, jsonStringLength } from './json-stringify.js';
+import { jsonIntegerLength, jsonLength, jsonStringLength } from '../json/index.js';
 import { hexUpper } from './literals/hex.js';
 import { toJsonSingleValue } from './literals/json-value.js';
 import type { IcebergType, StructType } from './types.js';

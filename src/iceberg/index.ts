@@ -1,6 +1,4 @@
 export * from './types.js';
-export { JsonFloat, jsonFloat, jsonLength, parseJson, stringifyJson } from './json.js';
-export { RawJson } from './json-raw.js';
 export { parsePrimitive, parseType, primitiveTypeName, typeToJson } from './type-json.js';
 export { Schema, parseSchema, schemaToJson } from './schema.js';
 export { parseTransform, transformResultType, type Transform, type TransformKind } from './transform.js';

@@ -4,7 +4,7 @@
  * (`schemas[0].fields[2].type`).
  */
 import { fail, type IcefrontError } from '../errors/index.js';
-import { JsonFloat } from './json.js';
+import { JsonFloat } from '../json/index.js';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { isIcefrontError } from '../errors/index.js';
-import { parseJson } from './json.js';
+import { parseJson } from '../json/index.js';
 import { parseSchema, type Schema } from './schema.js';
 import { parsePartitionFields, parsePartitionSpec, type PartitionSpec } from './partition-spec.js';
 import { UNSORTED_ORDER, parseSortOrder, type SortOrder } from './sort-order.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { PlanningMode, RestCatalogConfig } from '../config/index.js';
 import { askUpstreamPlan, callerKeyOf, isUpstreamResponseError, planOnUpstream, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
-import { parseJson, stringifyJson } from '../iceberg/index.js';
+import { parseJson, stringifyJson } from '../json/index.js';
 import type { FileIO } from '../storage/index.js';
 import { ENDPOINTS, PLANNING_ENDPOINTS } from './endpoints.js';
 import type { UpstreamPlanner } from './planning/paged-planning.js';

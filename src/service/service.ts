@@ -1,7 +1,8 @@
 import type { Catalog, LoadedTable, Namespace, TableIdentifier } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
 import { TRACING_OFF, type Tracing } from '../observability/index.js';
-import { stringifyJson, tableMetadataToJson } from '../iceberg/index.js';
+import { tableMetadataToJson } from '../iceberg/index.js';
+import { stringifyJson } from '../json/index.js';
 import { catalogConfig, prefixForWarehouse } from './catalog-config.js';
 import { loadTableETag } from './etag.js';
 import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';

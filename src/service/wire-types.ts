@@ -3,7 +3,7 @@
  * components/schemas). Optional keys are omitted, never `null`.
  */
 import type { Namespace } from '../catalogs/index.js';
-import type { RawJson } from '../iceberg/index.js';
+import type { RawJson } from '../json/index.js';
 
 /** CatalogConfig. */
 export interface CatalogConfigResponse {

@@ -15,7 +15,7 @@
  *      differs is refused rather than served a range of another plan
  */
 import { fail } from '../errors/index.js';
-import { stringifyJson } from '../iceberg/index.js';
+import { stringifyJson } from '../json/index.js';
 import { open, seal } from './envelope.js';
 import { refFromJson, refObject, refToJson, type PlanRef } from './plan-ref.js';
 import { PLAN_TASK_MAX_LENGTH } from './plan-task.js';

@@ -8,7 +8,7 @@
  * it, so a plan id is never accepted as a plan task nor the reverse.
  */
 import { fail } from '../errors/index.js';
-import { stringifyJson } from '../iceberg/index.js';
+import { stringifyJson } from '../json/index.js';
 import { open, seal } from './envelope.js';
 import { refFromJson, refObject, refToJson, type PlanRef } from './plan-ref.js';
 import { parsePayload, readOrUndefined } from './strict-json.js';

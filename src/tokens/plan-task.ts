@@ -21,7 +21,7 @@
  * each manifest is one of the snapshot's, as for `t1`.
  */
 import { fail } from '../errors/index.js';
-import { stringifyJson } from '../iceberg/index.js';
+import { stringifyJson } from '../json/index.js';
 import { open, seal } from './envelope.js';
 import { refFromJson, refObject, refToJson, type PlanRef } from './plan-ref.js';
 import {

@@ -12,7 +12,8 @@
  *   to    end-snapshot-id of an incremental scan (inclusive), omitted when absent
  *   mr    min-rows-requested, omitted when absent
  */
-import { JsonFloat, parseExpression, stringifyJson } from '../iceberg/index.js';
+import { parseExpression } from '../iceberg/index.js';
+import { JsonFloat, stringifyJson } from '../json/index.js';
 import { boolean, long, object, optional, reject, stringList, type JsonObject } from './strict-json.js';
 
 export interface PlanScan {

@@ -4,7 +4,7 @@
  * keys are rejected too, because a field this version does not understand may change what the
  * string means (a newer format must take a new envelope kind instead).
  */
-import { parseJson } from '../iceberg/index.js';
+import { parseJson } from '../json/index.js';
 
 export class Rejected extends Error {}
 

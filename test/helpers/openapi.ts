@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { stringifyJson } from '../../src/iceberg/index.js';
+import { stringifyJson } from '../../src/json/index.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 export const OPENAPI_SPEC_PATH = path.resolve(REPO, '../shared/spec/rest-catalog-open-api.yaml');

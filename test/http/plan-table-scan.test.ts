@@ -1,7 +1,7 @@
 import path from 'node:path';
 import t from 'tap';
 import { loadConfigFile, parseConfig } from '../../src/config/index.js';
-import { parseJson } from '../../src/iceberg/index.js';
+import { parseJson } from '../../src/json/index.js';
 import { buildIcefront } from '../../src/main.js';
 import { assertBody, assertError } from './assertions.js';
 

@@ -1,17 +1,6 @@
 import t from 'tap';
-import {
-  isUnpartitioned,
-  parseJson,
-  parsePartitionFields,
-  parsePartitionSpec,
-  parseSchema,
-  parseTransform,
-  partitionSpecToJson,
-  partitionType,
-  stringifyJson,
-  transformResultType,
-  type IcebergType,
-} from '../../src/iceberg/index.js';
+import { isUnpartitioned, parsePartitionFields, parsePartitionSpec, parseSchema, parseTransform, partitionSpecToJson, partitionType, transformResultType, type IcebergType } from '../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../src/json/index.js';
 
 t.test('parseTransform recognises every spec transform, case-insensitively, keeping the text', async (t) => {
   t.same(parseTransform('identity'), { kind: 'identity', text: 'identity' });

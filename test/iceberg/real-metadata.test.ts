@@ -5,15 +5,8 @@
 import t, { type Test } from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  currentSnapshot,
-  metadataFileText,
-  parseJson,
-  parseTableMetadata,
-  stringifyJson,
-  tableMetadataToJson,
-  type TableMetadata,
-} from '../../src/iceberg/index.js';
+import { currentSnapshot, metadataFileText, parseTableMetadata, tableMetadataToJson, type TableMetadata } from '../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../src/json/index.js';
 import { REAL_FIXTURES_DIR, REAL_FIXTURES_SKIP, realFixturesAvailable } from '../helpers/real-fixtures.js';
 import { openApiAvailable, validateAgainst } from '../helpers/openapi.js';
 

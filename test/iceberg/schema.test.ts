@@ -1,5 +1,6 @@
 import t from 'tap';
-import { parseJson, parseSchema, schemaToJson, stringifyJson } from '../../src/iceberg/index.js';
+import { parseSchema, schemaToJson } from '../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../src/json/index.js';
 
 // locations: list<struct<lat, long>>, scores: list<int>, attrs: map<string, struct<value_a>>,
 // counts: map<string, long>, nested: list<list<struct<deep>>>, Name: mixed case

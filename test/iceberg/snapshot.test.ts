@@ -1,14 +1,6 @@
 import t from 'tap';
-import {
-  parseJson,
-  parseSnapshot,
-  parseSnapshotRef,
-  parseSortOrder,
-  snapshotRefToJson,
-  snapshotToJson,
-  sortOrderToJson,
-  stringifyJson,
-} from '../../src/iceberg/index.js';
+import { parseSnapshot, parseSnapshotRef, parseSortOrder, snapshotRefToJson, snapshotToJson, sortOrderToJson } from '../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../src/json/index.js';
 
 t.test('a v2 snapshot keeps exact 64-bit ids and writes back in Java key order', async (t) => {
   const text =

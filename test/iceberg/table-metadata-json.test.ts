@@ -1,5 +1,6 @@
 import t from 'tap';
-import { parseJson, parseTableMetadata, stringifyJson, tableMetadataToJson } from '../../src/iceberg/index.js';
+import { parseTableMetadata, tableMetadataToJson } from '../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../src/json/index.js';
 import { V1_LEGACY, V2, V3 } from './metadata-samples.js';
 import { OPENAPI_SKIP, openApiAvailable, validateAgainst } from '../helpers/openapi.js';
 

@@ -1,18 +1,7 @@
 import t from 'tap';
 import { gzipSync } from 'node:zlib';
-import {
-  currentSchema,
-  currentSnapshot,
-  defaultSpec,
-  metadataFileText,
-  parseJson,
-  parseTableMetadata,
-  schemaById,
-  snapshotById,
-  snapshotSchema,
-  specById,
-  sortOrderById,
-} from '../../src/iceberg/index.js';
+import { currentSchema, currentSnapshot, defaultSpec, metadataFileText, parseTableMetadata, schemaById, snapshotById, snapshotSchema, specById, sortOrderById } from '../../src/iceberg/index.js';
+import { parseJson } from '../../src/json/index.js';
 import { V1_LEGACY, V2, V3 } from './metadata-samples.js';
 
 t.test('a v2 table parses every field with exact 64-bit ids', async (t) => {

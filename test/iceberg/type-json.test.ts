@@ -1,5 +1,6 @@
 import t from 'tap';
-import { parseJson, parseType, stringifyJson, typeToJson, type IcebergType } from '../../src/iceberg/index.js';
+import { parseType, typeToJson, type IcebergType } from '../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../src/json/index.js';
 
 t.test('every primitive type string parses to its kind and writes back as Java writes it', async (t) => {
   const cases: Array<[string, IcebergType, string]> = [

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { JsonFloat, jsonFloat, stringifyJson } from '../../src/iceberg/index.js';
+import { JsonFloat, jsonFloat, stringifyJson } from '../../src/json/index.js';
 import { canonicalScanJson, planTaskMatches, type PlanScan } from '../../src/tokens/index.js';
 import { FIVE_PREDICATES, PLAN, SCAN, filterJson } from './samples.js';
 

@@ -1,6 +1,6 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import t from 'tap';
-import { JsonFloat, stringifyJson } from '../../src/iceberg/index.js';
+import { JsonFloat, stringifyJson } from '../../src/json/index.js';
 import {
   PLAN_TASK_MAX_LENGTH,
   canonicalScanJson,

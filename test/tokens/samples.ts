@@ -4,7 +4,8 @@
  * exactly the malformed payload it needs.
  */
 import { inflateRawSync } from 'node:zlib';
-import { expressionToJson, parseExpression, parseJson, stringifyJson } from '../../src/iceberg/index.js';
+import { expressionToJson, parseExpression } from '../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../src/json/index.js';
 import type { PlanRef, PlanScan, PlanTask } from '../../src/tokens/index.js';
 import { seal } from '../../src/tokens/envelope.js';
 

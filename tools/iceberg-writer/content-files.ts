@@ -2,14 +2,8 @@
  * Data files, position-delete files and equality-delete files as Parquet, each returned with the
  * ContentFile record its manifest entry needs (spec "Manifests", "Delete Formats").
  */
-import {
-  isPrimitive,
-  Schema,
-  schemaToJson,
-  stringifyJson,
-  type NestedField,
-  type PrimitiveType,
-} from '../../src/iceberg/index.js';
+import { isPrimitive, Schema, schemaToJson, type NestedField, type PrimitiveType } from '../../src/iceberg/index.js';
+import { stringifyJson } from '../../src/json/index.js';
 import { DATA, EQUALITY_DELETES, POSITION_DELETES, type ContentFile, type Row } from './model.js';
 import type { MetricsColumn } from './metrics.js';
 import { writeParquet, type ParquetResult } from './parquet.js';

@@ -3,7 +3,8 @@
  * per manifest, the header keys Java writes, and in v3 the first_row_id assignment of row
  * lineage (spec "Row Lineage": data manifests without one get the next free range).
  */
-import { Schema, schemaToJson, stringifyJson } from '../../src/iceberg/index.js';
+import { Schema, schemaToJson } from '../../src/iceberg/index.js';
+import { stringifyJson } from '../../src/json/index.js';
 import { structToAvro } from './avro-schema.js';
 import { writeAvroFile } from './avro-file.js';
 import { syncMarkerFor } from './ids.js';

@@ -3,7 +3,8 @@
  * version's schema, the header keys Java writes, and the ManifestFile record the manifest list
  * needs (entry counts, row counts, sequence numbers, partition field summaries).
  */
-import { partitionFieldsToJson, Schema, schemaToJson, stringifyJson } from '../../src/iceberg/index.js';
+import { partitionFieldsToJson, Schema, schemaToJson } from '../../src/iceberg/index.js';
+import { stringifyJson } from '../../src/json/index.js';
 import { structToAvro } from './avro-schema.js';
 import { writeAvroFile } from './avro-file.js';
 import { syncMarkerFor } from './ids.js';

@@ -5,21 +5,8 @@
  * `v<N>.metadata.json` plus `version-hint.text` (Hadoop-table layout). Identifiers and
  * timestamps come from a seed and a fixed clock, so the output is byte-for-byte reproducible.
  */
-import {
-  isUnpartitioned,
-  MAIN_BRANCH,
-  parsePartitionSpec,
-  parseSchema,
-  parseSortOrder,
-  stringifyJson,
-  tableMetadataToJson,
-  UNSORTED_ORDER,
-  type PartitionSpec,
-  type Schema,
-  type Snapshot,
-  type SortOrder,
-  type TableMetadata,
-} from '../../src/iceberg/index.js';
+import { isUnpartitioned, MAIN_BRANCH, parsePartitionSpec, parseSchema, parseSortOrder, tableMetadataToJson, UNSORTED_ORDER, type PartitionSpec, type Schema, type Snapshot, type SortOrder, type TableMetadata } from '../../src/iceberg/index.js';
+import { stringifyJson } from '../../src/json/index.js';
 import { IdSource } from './ids.js';
 import { liveRows, type LiveRow } from './live-rows.js';
 import { writeManifestList } from './manifest-list-writer.js';

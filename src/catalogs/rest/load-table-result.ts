@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { fail, isIcefrontError } from '../../errors/index.js';
-import { parseJson, parseTableMetadata, type TableMetadata } from '../../iceberg/index.js';
+import { parseTableMetadata, type TableMetadata } from '../../iceberg/index.js';
+import { parseJson } from '../../json/index.js';
 import { isObject, stringMap } from './upstream-config.js';
 import type { UpstreamResponse } from './upstream-error.js';
 

@@ -1,5 +1,5 @@
 import { fail, isIcefrontError } from '../../errors/index.js';
-import { JsonFloat, parseJson } from '../../iceberg/index.js';
+import { JsonFloat, parseJson } from '../../json/index.js';
 import { DEFAULT_NAMESPACE_SEPARATOR } from './paths.js';
 
 /** An upstream's GET /v1/config answer (REST spec `CatalogConfig`), parsed. */

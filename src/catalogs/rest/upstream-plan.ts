@@ -10,7 +10,7 @@
  * message prefixed with the catalog's name: a client reading it knows which planner refused.
  */
 import { fail } from '../../errors/index.js';
-import { parseJson } from '../../iceberg/index.js';
+import { parseJson } from '../../json/index.js';
 import { isObject } from './upstream-config.js';
 import { isUpstreamResponseError, UpstreamResponseError, type UpstreamResponse } from './upstream-error.js';
 import { encodeNamespace, encodeSegment } from './paths.js';

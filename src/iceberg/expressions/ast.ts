@@ -4,7 +4,7 @@
  * parsed from JSON and the bound tree produced by the planner share one shape.
  */
 import type { PrimitiveType } from '../types.js';
-import type { JsonFloat } from '../json.js';
+import type { JsonFloat } from '../../json/index.js';
 import type { Transform } from '../transform.js';
 
 export type UnaryOp = 'is-null' | 'not-null' | 'is-nan' | 'not-nan';

@@ -4,7 +4,7 @@
  * literals, `apply` of partition transforms; expressions-spec Appendix A/B, wire-format.md §8.3).
  */
 import { fail, type IcefrontError } from '../../errors/index.js';
-import { JsonFloat, stringifyJson } from '../json.js';
+import { JsonFloat, stringifyJson } from '../../json/index.js';
 import { fromJsonSingleValue } from '../literals/index.js';
 import { parseTransform, type Transform } from '../transform.js';
 import { parsePrimitive } from '../type-json.js';

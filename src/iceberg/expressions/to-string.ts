@@ -2,7 +2,7 @@
  * Human-readable text of an expression for logs and the CLI, in the style of Java's
  * `toString` (`(a < 5 and not_null(b))`, `bucket[16](id) == 3`, `s startsWith "ab"`).
  */
-import { stringifyJson } from '../json.js';
+import { stringifyJson } from '../../json/index.js';
 import { primitiveToString } from '../types.js';
 import type { Expr, Expression, LiteralOp, PredicateOp, UnboundLiteral, UnboundTerm } from './ast.js';
 import { transformToString } from './to-json.js';

@@ -1,4 +1,4 @@
-import { JsonFloat } from '../json.js';
+import { JsonFloat } from '../../json/index.js';
 import type { IcebergType, MapType, StructType } from '../types.js';
 import {
   daysToIsoDate,

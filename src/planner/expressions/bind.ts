@@ -5,28 +5,8 @@
  * alone fold to true/false.
  */
 import { fail } from '../../errors/index.js';
-import {
-  ALWAYS_FALSE,
-  ALWAYS_TRUE,
-  and,
-  not,
-  or,
-  stringifyJson,
-  transformResultType,
-  transformToString,
-  primitiveToString,
-  isPrimitive,
-  type Expression,
-  type IcebergType,
-  type LiteralOp,
-  type PrimitiveValue,
-  type StructType,
-  type UnboundLiteral,
-  type UnboundPredicate,
-  type UnboundTerm,
-  type UnaryPredicate,
-  visit,
-} from '../../iceberg/index.js';
+import { ALWAYS_FALSE, ALWAYS_TRUE, and, not, or, transformResultType, transformToString, primitiveToString, isPrimitive, type Expression, type IcebergType, type LiteralOp, type PrimitiveValue, type StructType, type UnboundLiteral, type UnboundPredicate, type UnboundTerm, type UnaryPredicate, visit } from '../../iceberg/index.js';
+import { stringifyJson } from '../../json/index.js';
 import { canTransform, preservesOrder } from '../transforms/index.js';
 import type { BoundExpression, BoundReference, BoundTerm } from './bound.js';
 import { convertLiteral, sourceLiteral, type Converted } from './literal-convert.js';

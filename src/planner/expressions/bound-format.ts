@@ -4,15 +4,8 @@
  * a date becomes "2024-01-01", a timestamptz "…+00:00", bytes upper-case hex. This is the form
  * for residuals computed from bound filters.
  */
-import {
-  exprToJson,
-  formatExpression,
-  formatPredicate,
-  legacyTermJson,
-  stringifyJson,
-  toJsonSingleValue,
-  transformToString,
-} from '../../iceberg/index.js';
+import { exprToJson, formatExpression, formatPredicate, legacyTermJson, toJsonSingleValue, transformToString } from '../../iceberg/index.js';
+import { stringifyJson } from '../../json/index.js';
 import type { BoundExpression, BoundPredicate, BoundTerm } from './bound.js';
 
 export function boundExpressionToJson(expr: BoundExpression): unknown {

@@ -5,27 +5,8 @@
  * A typed literal (new form, `data-type`) starts as a literal of that type.
  */
 import { fail, isIcefrontError } from '../../errors/index.js';
-import {
-  floatJson,
-  floorDiv,
-  fromHex,
-  fromJsonSingleValue,
-  isoDateToDays,
-  isoTimeToMicros,
-  isoTimestampToMicros,
-  isoTimestampToNanos,
-  isoTimestamptzToMicros,
-  isoTimestamptzToNanos,
-  JsonFloat,
-  MICROS_PER_DAY,
-  NANOS_PER_DAY,
-  NANOS_PER_MICRO,
-  normalizeUuid,
-  parseDecimalText,
-  type IcebergType,
-  type PrimitiveValue,
-  type UnboundLiteral,
-} from '../../iceberg/index.js';
+import { floatJson, floorDiv, fromHex, fromJsonSingleValue, isoDateToDays, isoTimeToMicros, isoTimestampToMicros, isoTimestampToNanos, isoTimestamptzToMicros, isoTimestamptzToNanos, MICROS_PER_DAY, NANOS_PER_DAY, NANOS_PER_MICRO, normalizeUuid, parseDecimalText, type IcebergType, type PrimitiveValue, type UnboundLiteral } from '../../iceberg/index.js';
+import { JsonFloat } from '../../json/index.js';
 import { rescaleExact, rescaleHalfUp, type Rescaled } from './decimal-scale.js';
 
 /** A literal before conversion, tagged with its Java literal class. */

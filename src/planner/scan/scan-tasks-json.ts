@@ -4,18 +4,8 @@
  * and content offset, so each DV of a shared Puffin file is its own entry), tasks pointing at them
  * by index, and a legacy-form residual on every task (Java clients NPE without one, §10.5).
  */
-import {
-  contentFileJsonLength,
-  contentFileToJson,
-  type Expression,
-  expressionToJson,
-  partitionType,
-  type ContentFile,
-  type PartitionSpec,
-  type Schema,
-  jsonLength,
-  type StructType,
-} from '../../iceberg/index.js';
+import { contentFileJsonLength, contentFileToJson, type Expression, expressionToJson, partitionType, type ContentFile, type PartitionSpec, type Schema, type StructType } from '../../iceberg/index.js';
+import { jsonLength } from '../../json/index.js';
 import { DELETE_FILE_PATH_ID } from '../deletes/index.js';
 import type { FileTask } from './file-task.js';
 

@@ -19,7 +19,8 @@
 import type { ComputeCache } from '../../cache/index.js';
 import type { TableIdentifier } from '../../catalogs/index.js';
 import { fail } from '../../errors/index.js';
-import { jsonLength, stringifyJson, type TableMetadata } from '../../iceberg/index.js';
+import { type TableMetadata } from '../../iceberg/index.js';
+import { jsonLength, stringifyJson } from '../../json/index.js';
 import type { Metrics } from '../../observability/index.js';
 import { parseScanRequest, resolveScanTarget } from '../../planner/index.js';
 import {

@@ -11,7 +11,7 @@
 import type { ComputeCache } from '../../cache/index.js';
 import type { TableIdentifier } from '../../catalogs/index.js';
 import type { ManifestFile, TableMetadata } from '../../iceberg/index.js';
-import { stringifyJson } from '../../iceberg/index.js';
+import { stringifyJson } from '../../json/index.js';
 import type { Metrics } from '../../observability/index.js';
 import {
   fileManifestSource,

@@ -2,7 +2,8 @@
  * The scan a plan task or plan id carries (tokens' PlanScan) ↔ the planner's ScanRequest. The
  * filter travels in the legacy JSON form, so parsing it back gives the same expression.
  */
-import { expressionToJson, stringifyJson } from '../../iceberg/index.js';
+import { expressionToJson } from '../../iceberg/index.js';
+import { stringifyJson } from '../../json/index.js';
 import { parseScanRequest, type ScanRequest } from '../../planner/index.js';
 import type { PlanScan } from '../../tokens/index.js';
 

@@ -23,7 +23,8 @@ import {
   type PlanRef,
   type TableBinding,
 } from '../../tokens/index.js';
-import { currentSchema, RawJson } from '../../iceberg/index.js';
+import { currentSchema } from '../../iceberg/index.js';
+import { RawJson } from '../../json/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { pruningOf, type OutcomeSink } from '../scan-outcome.js';
 import { cutBatches } from './batches.js';

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { fail } from '../../errors/index.js';
-import { stringifyJson } from '../../iceberg/index.js';
+import { stringifyJson } from '../../json/index.js';
 import type { PageRange } from '../../tokens/index.js';
 
 export interface OrderedTask {

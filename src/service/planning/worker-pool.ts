@@ -14,7 +14,8 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fail } from '../../errors/index.js';
-import { stringifyJson, tableMetadataToJson, type TableMetadata } from '../../iceberg/index.js';
+import { tableMetadataToJson, type TableMetadata } from '../../iceberg/index.js';
+import { stringifyJson } from '../../json/index.js';
 import { traceContext, type Logger, type Metrics, type TraceContext } from '../../observability/index.js';
 import type { ManifestRange, PlanStats } from '../../planner/index.js';
 import type { SizedManifest } from './batches.js';

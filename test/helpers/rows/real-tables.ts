@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createFilesystemCatalog, type LoadedTable } from '../../../src/catalogs/index.js';
-import { parseJson, parseTableMetadata, type TableMetadata } from '../../../src/iceberg/index.js';
+import { parseTableMetadata, type TableMetadata } from '../../../src/iceberg/index.js';
+import { parseJson } from '../../../src/json/index.js';
 import { FILES_OF, REAL_FIXTURES_DIR, realFixturesCatalogConfig } from '../real-fixtures.js';
 
 let catalog: ReturnType<typeof createFilesystemCatalog> | undefined;

@@ -1,15 +1,6 @@
 import t, { type Test } from 'tap';
-import {
-  expressionToJson,
-  expressionToString,
-  MAX_EXPRESSION_DEPTH,
-  MAX_EXPRESSION_NODES,
-  MAX_IN_VALUES,
-  parseExpression,
-  parseJson,
-  stringifyJson,
-  type Expression,
-} from '../../../src/iceberg/index.js';
+import { expressionToJson, expressionToString, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_NODES, MAX_IN_VALUES, parseExpression, type Expression } from '../../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../../src/json/index.js';
 import { isIcefrontError } from '../../../src/errors/index.js';
 import { loadVectors, SKIP_NO_SHARED } from '../literals/vectors.js';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { fromJsonSingleValue, toJsonSingleValue } from '../../../src/iceberg/literals/index.js';
-import { parseJson, stringifyJson } from '../../../src/iceberg/json.js';
+import { parseJson, stringifyJson } from '../../../src/json/index.js';
 import type { IcebergType } from '../../../src/iceberg/types.js';
 import { hex, loadVectors, SKIP_NO_SHARED, vectorTypes, vectorValue } from './vectors.js';
 

@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { CatalogConfig, Config, FilesystemCatalogConfig, RestCatalogConfig } from '../../../src/config/index.js';
-import { stringifyJson } from '../../../src/iceberg/index.js';
+import { stringifyJson } from '../../../src/json/index.js';
 import { buildIcefront } from '../../../src/main.js';
 
 export interface RecordedRequest {

@@ -1,13 +1,6 @@
 import t from 'tap';
-import {
-  fromHex,
-  isoDateToDays,
-  isoTimestampToMicros,
-  isoTimestamptzToMicros,
-  isoTimeToMicros,
-  parseExpression,
-  parseJson,
-} from '../../../src/iceberg/index.js';
+import { fromHex, isoDateToDays, isoTimestampToMicros, isoTimestamptzToMicros, isoTimeToMicros, parseExpression } from '../../../src/iceberg/index.js';
+import { parseJson } from '../../../src/json/index.js';
 import { bind, type BoundExpression, type BoundLiteralPredicate } from '../../../src/planner/expressions/index.js';
 import { STRUCT } from './schema.js';
 

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { parseExpression, parseJson, stringifyJson } from '../../../src/iceberg/index.js';
+import { parseExpression } from '../../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../../src/json/index.js';
 import { bind, boundExpressionToJson, boundExpressionToString } from '../../../src/planner/expressions/index.js';
 import { STRUCT } from './schema.js';
 

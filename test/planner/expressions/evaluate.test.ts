@@ -1,5 +1,6 @@
 import t from 'tap';
-import { fromHex, isoDateToDays, isoTimestampToMicros, parseExpression, parseJson } from '../../../src/iceberg/index.js';
+import { fromHex, isoDateToDays, isoTimestampToMicros, parseExpression } from '../../../src/iceberg/index.js';
+import { parseJson } from '../../../src/json/index.js';
 import { bind, evaluate, testPredicate, type BoundExpression, type BoundPredicate } from '../../../src/planner/expressions/index.js';
 import { row, STRUCT } from './schema.js';
 

@@ -4,7 +4,8 @@
  * unique-value and transform-term rules of InclusiveEvalVisitor).
  */
 import t from 'tap';
-import { jsonFloat, type ContentFile } from '../../../src/iceberg/index.js';
+import { type ContentFile } from '../../../src/iceberg/index.js';
+import { jsonFloat } from '../../../src/json/index.js';
 import { InclusiveMetricsEvaluator } from '../../../src/planner/expressions/index.js';
 import { dataFile, filter, p, schemaOf, T, transformTerm } from './projections-helpers.js';
 

@@ -12,25 +12,8 @@
  * treats those rows as non-matching: a file of only nulls is skipped for `x < 5`.
  */
 import t from 'tap';
-import {
-  compareValues,
-  daysToIsoDate,
-  formatDecimal,
-  hexUpper,
-  jsonFloat,
-  microsToIsoTimestamp,
-  parseTransform,
-  toBinary,
-  transformResultType,
-  type ContentFile,
-  type Expression,
-  type IcebergType,
-  type LiteralValue,
-  type ManifestFile,
-  type PartitionFieldSummary,
-  type PartitionSpec,
-  type PrimitiveValue,
-} from '../../../src/iceberg/index.js';
+import { compareValues, daysToIsoDate, formatDecimal, hexUpper, microsToIsoTimestamp, parseTransform, toBinary, transformResultType, type ContentFile, type Expression, type IcebergType, type LiteralValue, type ManifestFile, type PartitionFieldSummary, type PartitionSpec, type PrimitiveValue } from '../../../src/iceberg/index.js';
+import { jsonFloat } from '../../../src/json/index.js';
 import {
   bind,
   evalTerm,

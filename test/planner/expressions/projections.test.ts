@@ -4,7 +4,8 @@
  * TestNotStartsWith (expected values copied from those tests).
  */
 import t from 'tap';
-import { hexUpper, jsonFloat, partitionType, type Expression, type UnboundPredicate } from '../../../src/iceberg/index.js';
+import { hexUpper, partitionType, type Expression, type UnboundPredicate } from '../../../src/iceberg/index.js';
+import { jsonFloat } from '../../../src/json/index.js';
 import { bind, inclusiveProjection, strictProjection } from '../../../src/planner/expressions/index.js';
 import { describeProjection, filter, p, schemaOf, specOf, T, transformTerm, type Column } from './projections-helpers.js';
 

@@ -1,14 +1,6 @@
 import t from 'tap';
-import {
-  expressionToJson,
-  expressionToString,
-  isoTimestampToMicros,
-  parseExpression,
-  parseJson,
-  stringifyJson,
-  type Expr,
-  type Expression,
-} from '../../../src/iceberg/index.js';
+import { expressionToJson, expressionToString, isoTimestampToMicros, parseExpression, type Expr, type Expression } from '../../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../../src/json/index.js';
 import { bind, evaluate, rewriteNot, type BoundPredicate } from '../../../src/planner/expressions/index.js';
 import { row, STRUCT } from './schema.js';
 

@@ -8,19 +8,8 @@ import path from 'node:path';
 import t from 'tap';
 import { createFilesystemCatalog, type LoadedTable } from '../../../src/catalogs/index.js';
 import { isIcefrontError } from '../../../src/errors/index.js';
-import {
-  currentSchema,
-  currentSnapshot,
-  decimalFromBytes,
-  fromHex,
-  parseJson,
-  partitionType,
-  uuidFromBytes,
-  type IcebergType,
-  type LiteralValue,
-  type ManifestEntry,
-  type ManifestFile,
-} from '../../../src/iceberg/index.js';
+import { currentSchema, currentSnapshot, decimalFromBytes, fromHex, partitionType, uuidFromBytes, type IcebergType, type LiteralValue, type ManifestEntry, type ManifestFile } from '../../../src/iceberg/index.js';
+import { parseJson } from '../../../src/json/index.js';
 import { readInlineManifests, readManifest, readManifestList } from '../../../src/planner/manifests/index.js';
 import { REAL_FIXTURES_DIR, REAL_FIXTURES_SKIP, realFixturesAvailable, realFixturesCatalogConfig } from '../../helpers/real-fixtures.js';
 import { withBorrowedCounts } from '../../helpers/rows/index.js';

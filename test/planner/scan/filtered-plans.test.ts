@@ -6,7 +6,8 @@
  * matching rows (every live delete applied naively).
  */
 import t, { type Test } from 'tap';
-import { currentSchema, expressionToJson, parseJson, stringifyJson } from '../../../src/iceberg/index.js';
+import { currentSchema, expressionToJson } from '../../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../../src/json/index.js';
 import { DEFAULT_SCAN, fileManifestSource, parseScanRequest, planFiles, type ScanPlan } from '../../../src/planner/index.js';
 import { bind } from '../../../src/planner/expressions/index.js';
 import { REAL_FIXTURES_SKIP, realFixturesAvailable } from '../../helpers/real-fixtures.js';

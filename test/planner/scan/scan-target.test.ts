@@ -1,5 +1,6 @@
 import t from 'tap';
-import { parseJson, parseTableMetadata } from '../../../src/iceberg/index.js';
+import { parseTableMetadata } from '../../../src/iceberg/index.js';
+import { parseJson } from '../../../src/json/index.js';
 import { parseScanRequest, resolveScanTarget } from '../../../src/planner/index.js';
 import { V2 } from '../../iceberg/metadata-samples.js';
 

@@ -6,7 +6,8 @@
  * JSON itself is checked against real clients elsewhere, this holds the measuring to it.
  */
 import t, { type Test } from 'tap';
-import { contentFileJsonLength, contentFileToJson, currentSchema, jsonLength, partitionType, type ContentFile } from '../../../src/iceberg/index.js';
+import { contentFileJsonLength, contentFileToJson, currentSchema, partitionType, type ContentFile } from '../../../src/iceberg/index.js';
+import { jsonLength } from '../../../src/json/index.js';
 import { fileManifestSource, parseScanRequest, planFiles, ScanTasksWriter, type ScanPlan } from '../../../src/planner/index.js';
 import type { LoadedTable } from '../../../src/catalogs/index.js';
 import { REAL_FIXTURES_SKIP, realFixturesAvailable } from '../../helpers/real-fixtures.js';

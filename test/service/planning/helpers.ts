@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config, FilesystemCatalogConfig } from '../../../src/config/index.js';
-import { parseJson } from '../../../src/iceberg/index.js';
+import { parseJson } from '../../../src/json/index.js';
 import { buildIcefront } from '../../../src/main.js';
 import type { Logger } from '../../../src/observability/index.js';
 

@@ -10,7 +10,8 @@
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { createFilesystemCatalog } from '../../../src/catalogs/index.js';
-import { parseJson, stringifyJson, type Snapshot } from '../../../src/iceberg/index.js';
+import { type Snapshot } from '../../../src/iceberg/index.js';
+import { parseJson, stringifyJson } from '../../../src/json/index.js';
 import { appWith, demoCatalog, type ScanTasks } from './helpers.js';
 
 const TABLES = ['sales.orders', 'sales.returns', 'legacy.inventory'] as const;

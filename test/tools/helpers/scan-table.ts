@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseJson } from '../../../src/iceberg/index.js';
+import { parseJson } from '../../../src/json/index.js';
 import { decodeDvBlob, readAvro, readParquet } from './read-back.js';
 
 export interface ScannedEntry {

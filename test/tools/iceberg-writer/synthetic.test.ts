@@ -2,7 +2,8 @@ import t from 'tap';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fromBinary, parseJson, type PrimitiveType } from '../../../src/iceberg/index.js';
+import { fromBinary, type PrimitiveType } from '../../../src/iceberg/index.js';
+import { parseJson } from '../../../src/json/index.js';
 import { writeSyntheticTable } from '../../../tools/iceberg-writer/index.js';
 import { avroMap, readAvro } from '../helpers/read-back.js';
 

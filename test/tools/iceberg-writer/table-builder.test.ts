@@ -2,7 +2,8 @@ import t from 'tap';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseJson, parseTableMetadata } from '../../../src/iceberg/index.js';
+import { parseTableMetadata } from '../../../src/iceberg/index.js';
+import { parseJson } from '../../../src/json/index.js';
 import {
   appendRows,
   deleteEquality,

@@ -3,6 +3,7 @@
  * 2^53) and float single values must keep their decimal point (wire-format.md §17), so
  * `JSON.parse`/`JSON.stringify` are not enough.
  */
-export { JsonFloat, jsonFloat } from './json-float.js';
-export { parseJson } from './json-parse.js';
-export { jsonLength, stringifyJson } from './json-stringify.js';
+export { JsonFloat, jsonFloat } from './float.js';
+export { parseJson } from './parse.js';
+export { RawJson } from './raw.js';
+export { jsonIntegerLength, jsonLength, jsonStringLength, stringifyJson } from './stringify.js';

@@ -1,8 +1,8 @@
 /**
  * `stringifyJson`, the writing half of the project's lossless JSON (see json-parse.ts).
  */
-import { JsonFloat } from './json-float.js';
-import { RawJson } from './json-raw.js';
+import { JsonFloat } from './float.js';
+import { RawJson } from './raw.js';
 
 /**
  * Like JSON.stringify (same output for plain values, `toJSON` honoured, `undefined` members

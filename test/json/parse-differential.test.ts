@@ -6,7 +6,8 @@ import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'lossless-json';
-import { JsonFloat, metadataFileText, parseJson } from '../../src/iceberg/index.js';
+import { metadataFileText } from '../../src/iceberg/index.js';
+import { JsonFloat, parseJson } from '../../src/json/index.js';
 import { REAL_FIXTURES_DIR, REAL_FIXTURES_SKIP, realFixturesAvailable } from '../helpers/real-fixtures.js';
 
 function reference(text: string): unknown {

@@ -10,7 +10,7 @@
  */
 import { parse } from 'lossless-json';
 import { fail } from '../errors/index.js';
-import { JsonFloat } from './json-float.js';
+import { JsonFloat } from './float.js';
 
 function parseNumber(text: string): number | bigint | JsonFloat {
   for (let i = 0; i < text.length; i++) {
