@@ -1,13 +1,5 @@
-import type { TableMetadata } from '../iceberg/index.js';
+import type { Namespace, TableIdentifier, TableMetadata } from '../iceberg/index.js';
 import type { FileIO } from '../storage/index.js';
-
-/** A namespace: its levels, never a dotted string (levels may contain `.`). */
-export type Namespace = readonly string[];
-
-export interface TableIdentifier {
-  readonly namespace: Namespace;
-  readonly name: string;
-}
 
 export interface LoadedTable {
   readonly identifier: TableIdentifier;

@@ -1,3 +1,3 @@
-export type { Catalog, Namespace, TableIdentifier, LoadedTable } from './catalog.js';
+export type { Catalog, LoadedTable } from './catalog.js';
 export { createFilesystemCatalog } from './filesystem/index.js';
 export * from './rest/index.js';

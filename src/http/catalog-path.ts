@@ -6,7 +6,7 @@
  * (issue #12 profile). What is kept is frozen and shared by every request for that target.
  */
 import { LRUCache } from 'lru-cache';
-import type { Namespace } from '../catalogs/index.js';
+import type { Namespace } from '../iceberg/index.js';
 import { sharedBindings } from './access-line.js';
 import { decodeNamespacePath, decodeSegment, rawPathParams } from './request-params.js';
 

@@ -1,4 +1,4 @@
-import type { Namespace } from '../catalogs/index.js';
+import type { Namespace } from '../iceberg/index.js';
 import { fail, type ErrorCode } from '../errors/index.js';
 import { NAMESPACE_SEPARATOR } from '../service/index.js';
 

@@ -55,3 +55,4 @@ export * from './literals/index.js';
 export * from './content-file.js';
 export * from './expressions/index.js';
 export { contentFileJsonLength, contentFileToJson, type ContentFileJsonOptions } from './content-file-json.js';
+export type { Namespace, TableIdentifier } from './identifiers.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TableIdentifier } from '../catalogs/index.js';
+import type { TableIdentifier } from '../iceberg/index.js';
 import type { SnapshotsMode } from './wire-types.js';
 
 /**

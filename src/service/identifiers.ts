@@ -1,4 +1,4 @@
-import type { Namespace, TableIdentifier } from '../catalogs/index.js';
+import type { Namespace, TableIdentifier } from '../iceberg/index.js';
 import { fail } from '../errors/index.js';
 
 /** Shortens user input quoted in an error message, so a hostile name cannot bloat the response. */

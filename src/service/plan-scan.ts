@@ -1,4 +1,5 @@
-import type { Catalog, TableIdentifier } from '../catalogs/index.js';
+import type { Catalog } from '../catalogs/index.js';
+import type { TableIdentifier } from '../iceberg/index.js';
 import { fileManifestSource, parseScanRequest, planFiles, scanTasksToJson, type PlanStats, type ScanTasksJson } from '../planner/index.js';
 
 /** A plan together with how it was reached: what an operator reads to see why a query reads what it reads. */

@@ -1,4 +1,5 @@
-import type { Catalog, LoadedTable, Namespace, TableIdentifier } from '../catalogs/index.js';
+import type { Catalog, LoadedTable } from '../catalogs/index.js';
+import type { Namespace, TableIdentifier } from '../iceberg/index.js';
 import { fail } from '../errors/index.js';
 import { TRACING_OFF, type Tracing } from '../observability/index.js';
 import { tableMetadataToJson } from '../iceberg/index.js';

@@ -2,7 +2,7 @@
  * Response bodies of the read API, shaped as the REST spec's schemas (rest-catalog-open-api.yaml,
  * components/schemas). Optional keys are omitted, never `null`.
  */
-import type { Namespace } from '../catalogs/index.js';
+import type { Namespace } from '../iceberg/index.js';
 import type { RawJson } from '../json/index.js';
 
 /** CatalogConfig. */

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Catalog, Namespace } from '../../src/catalogs/index.js';
+import type { Catalog } from '../../src/catalogs/index.js';
+import type { Namespace } from '../../src/iceberg/index.js';
 import { createFilesystemCatalog } from '../../src/catalogs/index.js';
 import type { FilesystemCatalogConfig } from '../../src/config/index.js';
 import { REAL_FIXTURES_DIR } from '../helpers/real-fixtures.js';

@@ -1,5 +1,6 @@
 import t from 'tap';
-import type { Catalog, Namespace, TableIdentifier } from '../../src/catalogs/index.js';
+import type { Catalog } from '../../src/catalogs/index.js';
+import type { Namespace, TableIdentifier } from '../../src/iceberg/index.js';
 import { fail, isIcefrontError } from '../../src/errors/index.js';
 import { createService, MAX_PAGE_SIZE, type Service } from '../../src/service/index.js';
 

@@ -1,5 +1,5 @@
 import { fail } from '../../errors/index.js';
-import type { Namespace, TableIdentifier } from '../catalog.js';
+import type { Namespace, TableIdentifier } from '../../iceberg/index.js';
 
 /**
  * Names become single directory names, matched exactly. A name that could address anything but

@@ -2,7 +2,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { DirEntry, FileIO } from '../../storage/index.js';
-import type { Namespace } from '../catalog.js';
+import type { Namespace } from '../../iceberg/index.js';
 import { displayName, isHidden } from './names.js';
 
 /** A directory of the warehouse and its (already fetched) entries. */

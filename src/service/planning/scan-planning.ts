@@ -6,7 +6,8 @@
  * - /tasks redeems a plan task by reading only its manifest slices plus the snapshot's delete index;
  * - GET /plan/{id} re-plans the pinned scan a plan id carries; DELETE answers 204.
  */
-import type { Catalog, LoadedTable, TableIdentifier } from '../../catalogs/index.js';
+import type { Catalog, LoadedTable } from '../../catalogs/index.js';
+import type { TableIdentifier } from '../../iceberg/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { LRUCache } from 'lru-cache';

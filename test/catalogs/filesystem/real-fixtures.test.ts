@@ -1,5 +1,6 @@
 import t from 'tap';
-import { createFilesystemCatalog, type Catalog, type LoadedTable, type Namespace } from '../../../src/catalogs/index.js';
+import { createFilesystemCatalog, type Catalog, type LoadedTable } from '../../../src/catalogs/index.js';
+import { type Namespace } from '../../../src/iceberg/index.js';
 import { isIcefrontError } from '../../../src/errors/index.js';
 import { currentSnapshot } from '../../../src/iceberg/index.js';
 import {
