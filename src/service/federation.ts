@@ -30,6 +30,9 @@ export interface UpstreamCatalog {
 
 /** Where and how to forward one request (the HTTP layer streams it). */
 export interface UpstreamTarget {
+  /** The catalog, and the exchange as failures name it (`GET /v1/{prefix}/namespaces`). */
+  readonly catalog: string;
+  readonly what: string;
   readonly url: string;
   readonly setHeaders: Readonly<Record<string, string>>;
   readonly dropHeaders: readonly string[];
@@ -101,7 +104,7 @@ export class Federation {
     if (PLANNING_ROUTES.has(endpoint) && (await this.answersPlanning(name, callerAuthorization))) {
       throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}": the upstream does not page scan plans; Icefront does`);
     }
-    return targetAt(upstream, config, upstream.upstreamPath(rawRest), callerAuthorization);
+    return targetAt(upstream, config, upstream.upstreamPath(rawRest), endpoint, callerAuthorization);
   }
 
   /**
@@ -111,7 +114,7 @@ export class Federation {
    */
   async signerTarget(name: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
     const { upstream, config } = this.get(name);
-    return targetAt(upstream, config, '/v1/aws/s3/sign', callerAuthorization);
+    return targetAt(upstream, config, '/v1/aws/s3/sign', 'POST /v1/aws/s3/sign', callerAuthorization);
   }
 
   /**
@@ -269,8 +272,10 @@ function autoPlanning(endpoints: readonly string[]): { readonly mode: Planning; 
 }
 
 /** `path` below the upstream's uri, with its auth, timeout and admission. */
-async function targetAt(upstream: RestUpstream, config: RestCatalogConfig, path: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
+async function targetAt(upstream: RestUpstream, config: RestCatalogConfig, path: string, what: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
   return {
+    catalog: upstream.name,
+    what,
     url: `${upstream.origin}${upstream.basePath}${path}`,
     setHeaders: await upstream.authHeaders(callerAuthorization),
     // The caller's Authorization reaches this upstream only in forward mode (then it is in setHeaders).

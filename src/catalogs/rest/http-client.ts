@@ -1,5 +1,6 @@
+import { upstreamFault } from './transport-faults.js';
 import { Agent, type Dispatcher } from 'undici';
-import { fail, isIcefrontError, type ErrorCode, type IcefrontError } from '../../errors/index.js';
+import { fail, isIcefrontError, type IcefrontError } from '../../errors/index.js';
 import type { ByteBudget } from '../../cache/index.js';
 import { TRACING_OFF, type Tracing, type UpstreamObserver } from '../../observability/index.js';
 import type { UpstreamResponse } from './upstream-error.js';
@@ -23,9 +24,6 @@ export interface Target {
   readonly path: string;
 }
 
-// undici's stable error codes (and Node's socket errnos) → what the client is told.
-const TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN']);
 
 /**
  * One upstream's HTTP client: a dedicated undici Agent (connect timeout, headers and body idle
@@ -106,14 +104,7 @@ export class UpstreamHttp {
   /** An Icefront error for a transport failure; messages name the catalog, never a URL's credentials. */
   #fault(err: unknown, deadlinePassed: boolean, what: string): IcefrontError {
     if (isIcefrontError(err)) return err; // a too-large body
-    const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : '';
-    const [errorCode, reason]: [ErrorCode, string] =
-      deadlinePassed || TIMEOUTS.has(code)
-        ? ['UPSTREAM_TIMEOUT', `timed out (limit ${this.requestTimeoutMs} ms)`]
-        : UNREACHABLE.has(code)
-          ? ['UPSTREAM_UNAVAILABLE', 'could not reach the upstream']
-          : ['UPSTREAM_BAD_GATEWAY', 'failed: the upstream closed or broke the connection'];
-    return fail(errorCode, `Catalog '${this.catalog}': ${what} ${reason}${code ? ` (${code})` : ''}`, err);
+    return upstreamFault(this.catalog, what, err, this.requestTimeoutMs, deadlinePassed);
   }
 
   /**

@@ -7,6 +7,7 @@
 import { isIcefrontError } from '../../errors/index.js';
 import type { RestCatalogConfig } from '../../config/index.js';
 import { encodeSegment } from './paths.js';
+import { transportCode, transportFault } from './transport-faults.js';
 import type { RestUpstream } from './rest-upstream.js';
 
 /** Why an upstream is not ready. */
@@ -23,8 +24,6 @@ export interface UpstreamProbe {
   readonly message?: string;
 }
 
-const UNREACHABLE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN']);
-const TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 export async function probeUpstream(upstream: RestUpstream, config: RestCatalogConfig, now: () => number = performance.now.bind(performance)): Promise<UpstreamProbe> {
   const started = now();
@@ -53,19 +52,11 @@ export async function probeUpstream(upstream: RestUpstream, config: RestCatalogC
     if (config.auth.mode === 'forward' && (res.statusCode === 401 || res.statusCode === 403)) return done({ ready: true });
     return done({ ready: false, reason: 'status', status: res.statusCode, message: `GET /v1/config answered HTTP ${res.statusCode}` });
   } catch (err) {
-    const code = errorCode(err);
-    if (deadline.aborted || TIMEOUTS.has(code)) return done({ ready: false, reason: 'timeout', message: `GET /v1/config: no answer within ${limit} ms` });
-    if (code === 'ECONNREFUSED') return done({ ready: false, reason: 'connection-refused', message: 'GET /v1/config: connection refused (ECONNREFUSED)' });
-    if (UNREACHABLE.has(code)) return done({ ready: false, reason: 'unreachable', message: `GET /v1/config: the upstream cannot be reached (${code})` });
+    const code = transportCode(err);
+    const fault = transportFault(err, deadline.aborted);
+    if (fault === 'timeout') return done({ ready: false, reason: 'timeout', message: `GET /v1/config: no answer within ${limit} ms` });
+    if (fault === 'refused') return done({ ready: false, reason: 'connection-refused', message: 'GET /v1/config: connection refused (ECONNREFUSED)' });
+    if (fault === 'unreachable') return done({ ready: false, reason: 'unreachable', message: `GET /v1/config: the upstream cannot be reached (${code})` });
     return done({ ready: false, reason: 'connection-failed', message: `GET /v1/config: the connection failed${code ? ` (${code})` : ''}` });
   }
-}
-
-/** undici's or the socket's error code, on the error or its cause. */
-function errorCode(err: unknown): string {
-  for (let e = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return '';
 }

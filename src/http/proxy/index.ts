@@ -1,1 +1,1 @@
-export { createPassThrough, upstreamFailure, type PassThrough, type PassThroughTarget } from './pass-through.js';
+export { createPassThrough, type PassThrough, type PassThroughTarget } from './pass-through.js';

@@ -12,11 +12,15 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createProxyServer } from 'http-proxy-3';
+import { upstreamFault } from '../../catalogs/index.js';
 import { fail, genericErrorType, type IcefrontError } from '../../errors/index.js';
 import { toErrorModel } from '../error-response.js';
 import { requestSlot } from '../request-slot.js';
 
 export interface PassThroughTarget {
+  /** The catalog and the exchange (`GET /v1/{prefix}/namespaces`), as failures name them. */
+  readonly catalog: string;
+  readonly what: string;
   /** The full upstream URL: rewritten path plus the client's raw query. */
   readonly url: string;
   /** Headers set on the upstream request (Icefront's or the forwarded caller's Authorization…). */
@@ -102,7 +106,7 @@ export function createPassThrough(): PassThrough {
       const deadline = setTimeout(() => {
         const upstreamRequest = upstreamRequests.get(req);
         if (upstreamRequest) upstreamRequest.destroy(timedOut());
-        else if (!res.headersSent) respondWithError(res, upstreamFailure(timedOut(), target.timeoutMs), request);
+        else if (!res.headersSent) respondWithError(res, upstreamFault(target.catalog, target.what, timedOut(), target.timeoutMs, true), request);
         observeOnce(req, 'UPSTREAM_TIMEOUT');
         if (res.headersSent) res.destroy();
       }, target.timeoutMs);
@@ -121,7 +125,7 @@ export function createPassThrough(): PassThrough {
             ...(target.body !== undefined && { buffer: Readable.from([Buffer.from(target.body)]) }),
           },
           (err: Error, _req: IncomingMessage, out: ServerResponse | Socket) => {
-            const failure = upstreamFailure(err, target.timeoutMs);
+            const failure = upstreamFault(target.catalog, target.what, err, target.timeoutMs);
             observeOnce(req, failure.code);
             respondWithError(out, failure, request);
             resolve();
@@ -194,16 +198,6 @@ function isErrorModelFor(status: number, body: Buffer): boolean {
 
 function timedOut(): Error {
   return Object.assign(new Error('upstream timed out'), { code: 'ETIMEDOUT' });
-}
-
-/** Spec "upstream faults": which Iceberg error a transport failure toward an upstream is. */
-export function upstreamFailure(err: Error, timeoutMs: number): IcefrontError {
-  const code = (err as { code?: string }).code ?? '';
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH')
-    return fail('UPSTREAM_UNAVAILABLE', `Upstream catalog is unavailable (${code})`);
-  if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT' || /timeout|timed out/i.test(err.message))
-    return fail('UPSTREAM_TIMEOUT', `Upstream catalog did not answer within ${timeoutMs} ms`);
-  return fail('UPSTREAM_BAD_GATEWAY', `Upstream catalog connection failed${code ? ` (${code})` : ''}`);
 }
 
 function respondWithError(out: ServerResponse | Socket, err: IcefrontError, request: FastifyRequest): void {

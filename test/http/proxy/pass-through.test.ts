@@ -51,6 +51,8 @@ const to = (base: string, extra: Partial<PassThroughTarget> = {}) => (url: strin
   setHeaders: {},
   dropHeaders: [],
   timeoutMs: 2000,
+  catalog: 'front',
+  what: 'GET /v1/{prefix}/…',
   ...extra,
 });
 
@@ -145,7 +147,7 @@ t.test('a compressed upstream error is read to judge it: an ErrorModel passes as
     res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip', vary: 'accept-encoding' });
     res.end(zlib.gzipSync(body));
   });
-  const gw = await gateway((url) => ({ url: up.base + url.replace(/^\/v1\/front/, ''), setHeaders: {}, dropHeaders: [], timeoutMs: 2000 }));
+  const gw = await gateway((url) => ({ url: up.base + url.replace(/^\/v1\/front/, ''), setHeaders: {}, dropHeaders: [], timeoutMs: 2000, catalog: 'front', what: 'GET /v1/{prefix}/…' }));
   t.teardown(async () => {
     await gw.app.close();
     await up.close();
@@ -213,7 +215,7 @@ t.test('upstream answers that are not Iceberg errors are wrapped; redirects are 
     '/model': (res) => res.writeHead(409, { 'content-type': 'application/json', 'set-cookie': 'x=1' }).end('{"error":{"message":"exists","type":"AlreadyExistsException","code":409}}'),
   };
   const up = await upstream((req, res) => answers[`/${req.url!.split('/').pop()}`]!(res));
-  const gw = await gateway((url) => ({ url: up.base + url.replace(/^\/v1\/front/, ''), setHeaders: {}, dropHeaders: [], timeoutMs: 2000 }));
+  const gw = await gateway((url) => ({ url: up.base + url.replace(/^\/v1\/front/, ''), setHeaders: {}, dropHeaders: [], timeoutMs: 2000, catalog: 'front', what: 'GET /v1/{prefix}/…' }));
   t.teardown(async () => {
     await gw.app.close();
     await up.close();
