@@ -19,6 +19,8 @@ import { decodeSegment, rawPath } from './request-params.js';
 
 /** The route, in find-my-way syntax; `s3-signer` is signer-uri.ts's SIGNER_MOUNT. */
 export const LEGACY_SIGNER_ROUTE = '/v1/:prefix/s3-signer/v1/aws/s3/sign';
+/** The route as a request's endpoint (service/request-route.ts): below a prefix, streamed. */
+export const LEGACY_SIGNER_ENDPOINT = 'POST /v1/{prefix}/s3-signer/v1/aws/s3/sign';
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export interface LegacySignerOptions {

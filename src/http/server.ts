@@ -17,18 +17,18 @@ import {
   type Tracing,
   type UpstreamObserver,
 } from '../observability/index.js';
-import { holdService, PLANNING_ENDPOINTS, type Readiness, type Service, type ServiceHolder } from '../service/index.js';
+import { holdService, TO_ICEFRONT, type Readiness, type RequestRoute, type Service, type ServiceHolder } from '../service/index.js';
 import { accessLineFields, accessLineMembers } from './access-line.js';
 import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
-import { callerOf, catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
+import { catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
 import { clientErrorResponse, methodNotAllowed, sendError } from './error-response.js';
 import { sendJson } from './reply.js';
 import { loggedUrl, rawPath } from './request-params.js';
 import { createOrigin, type Origin, type OriginOptions } from './origin.js';
-import { LEGACY_SIGNER_ROUTE, legacySignerRoute } from './legacy-signer.js';
+import { LEGACY_SIGNER_ENDPOINT, LEGACY_SIGNER_ROUTE, legacySignerRoute } from './legacy-signer.js';
 import { sendReadiness } from './readyz.js';
 import { createPassThrough, type PassThrough } from './proxy/index.js';
-import { forwardToUpstream, issuedString, upstreamPrefixOf } from './upstream-routes.js';
+import { toUpstream } from './upstream-routes.js';
 import { assertJsonDepth, readBody, rememberRawBody } from './read-body.js';
 import { ALL_METHODS, SPEC_PATHS, servedMethod, toRouterPath, type HttpMethod, type SpecPath } from './spec-paths.js';
 import { tokenRoute } from './token-route.js';
@@ -112,13 +112,21 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const serviceOf = (request: FastifyRequest): Service => started.get(request.raw) ?? services.current();
   const specByRoute = new Map(paths.map((spec) => [toRouterPath(spec.path), spec]));
   const specOf = (request: FastifyRequest) => specByRoute.get(request.routeOptions.url ?? '');
-  const underUpstream = (request: FastifyRequest) => upstreamPrefixOf(request.raw.url ?? '/', serviceOf(request)) !== undefined;
-  const planningBody = (request: FastifyRequest) => /\/(plan|tasks)$/.test(rawPath(request.raw.url ?? '/'));
-  const authorizedBody = (request: FastifyRequest) => {
+  // A request's route (service/request-route.ts) is decided once, in the first hook; the body
+  // parsers and the dispatcher only carry it out.
+  const routes = requestSlot<RequestRoute>('icefront.route');
+  const routeOf = (request: FastifyRequest): RequestRoute => routes.get(request.raw) ?? TO_ICEFRONT;
+  const readsBody = (endpoint: string) => options.auth !== undefined && authorizesBody(endpoint);
+  const endpointOf = (request: FastifyRequest): string | undefined => {
     const spec = specOf(request);
-    return options.auth !== undefined && spec !== undefined && authorizesBody(`${servedMethod(spec, request.method)} ${spec.path}`);
+    if (spec) return `${servedMethod(spec, request.method)} ${spec.path}`;
+    return request.routeOptions.url === LEGACY_SIGNER_ROUTE ? LEGACY_SIGNER_ENDPOINT : undefined;
   };
-  const upstreamBody = (request: FastifyRequest) => underUpstream(request) && !planningBody(request) && !authorizedBody(request);
+  const underUpstream = (request: FastifyRequest) => routeOf(request).to === 'upstream';
+  const upstreamBody = (request: FastifyRequest) => {
+    const route = routeOf(request);
+    return route.to === 'upstream' && !route.readBody;
+  };
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', (request, payload, done) => {
     if (upstreamBody(request)) return done(null, undefined);
@@ -162,6 +170,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     // (one close listener per request does all that ends with it: the service, work in flight)
     const held = services.enter();
     started.set(request.raw, held.service);
+    const endpoint = endpointOf(request);
+    if (endpoint !== undefined) routes.set(request.raw, held.service.route(endpoint, rawPath(request.raw.url ?? '/'), readsBody));
     if (activity) {
       activity.requestOpened();
       reply.raw.once('close', () => {
@@ -243,7 +253,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, generationOf, passThrough, origin, accessContext, tracing, upstreams),
+      handler: dispatcher(spec, generationOf, routeOf, passThrough, origin, accessContext, tracing, upstreams),
       ...(onResponse && { onResponse }),
     });
   }
@@ -259,6 +269,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 function dispatcher(
   spec: SpecPath,
   generationOf: (request: FastifyRequest) => [Service, Generation],
+  routeOf: (request: FastifyRequest) => RequestRoute,
   passThrough: PassThrough,
   origin: Origin,
   access: AccessContext | undefined,
@@ -281,16 +292,10 @@ function dispatcher(
     const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }), ...(upstreams && { upstreams }) };
     // what only the body names is authorized now that the body is read
     if (access && decided?.writesOf) authorizeBody(access, request, spec.path);
-    const upstream = spec.path.includes('{prefix}') ? upstreamPrefixOf(request.raw.url ?? '/', service) : undefined;
+    const route = routeOf(request);
     const key = keys[method];
     const handler = handlers.get(key);
-    if (upstream !== undefined && spec.methods.includes(method)) {
-      // Icefront plans for upstreams that cannot, and pages for those that do not; everything else goes to the upstream.
-      if (!handler || !PLANNING.has(key)) return forwardToUpstream(ctx, upstream, service, passThrough, tracing);
-      return service
-        .answersPlanning(upstream, key, issuedString(ctx), callerOf(ctx).authorization)
-        .then((here) => (here ? handler(ctx) : forwardToUpstream(ctx, upstream, service, passThrough, tracing)));
-    }
+    if (route.to === 'upstream' && spec.methods.includes(method)) return toUpstream(ctx, route, handler, service, passThrough, tracing);
     if (handler) return handler(ctx);
     if (spec.methods.includes(method)) {
       const prefix = spec.path.includes('{prefix}') ? readCatalogPath(ctx).prefix : undefined;
@@ -344,7 +349,6 @@ class RequestLines extends LogController {
   }
 }
 
-const PLANNING = new Set<string>(PLANNING_ENDPOINTS);
 /** Methods whose requests carry no body in the REST spec. */
 const BODILESS = new Set(['GET', 'HEAD', 'DELETE']);
 

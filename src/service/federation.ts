@@ -57,6 +57,9 @@ const CONFIG_KEY = Buffer.from('config"');
 /** Response headers an upstream sets that are about its connection, not the entity. */
 const RESPONSE_HEADERS = ['content-type', 'etag', 'cache-control', 'last-modified', 'vary'];
 
+/** The part of the federation the HTTP layer reaches (Service.federation). */
+export type UpstreamAccess = Pick<Federation, 'has' | 'config' | 'loadTable' | 'listing' | 'target' | 'signerTarget'>;
+
 export class Federation {
   private readonly byName: ReadonlyMap<string, UpstreamCatalog>;
 

@@ -27,4 +27,5 @@ export type {
   SnapshotsMode,
   WireTableIdentifier,
 } from './wire-types.js';
-export { Federation, type UpstreamCatalog, type UpstreamReply, type UpstreamTarget } from './federation.js';
+export { Federation, type UpstreamAccess, type UpstreamCatalog, type UpstreamReply, type UpstreamTarget } from './federation.js';
+export { TO_ICEFRONT, type RequestRoute, type UpstreamWay } from './request-route.js';

@@ -14,8 +14,9 @@ import { createLocalPlanEngine } from './planning/plan-engine.js';
 import { createPagedPlanning } from './planning/paged-planning.js';
 import type { OrderedPlan } from './planning/upstream-pages.js';
 import type { ComputeCache } from '../cache/index.js';
-import { Federation, type UpstreamCatalog } from './federation.js';
+import { Federation, type UpstreamAccess, type UpstreamCatalog } from './federation.js';
 import { ENDPOINTS } from './endpoints.js';
+import { routeRequest, type RequestRoute } from './request-route.js';
 import { tracedCatalog } from './traced-catalog.js';
 import { describeCatalogs, type CatalogStatus } from './catalog-status.js';
 import type { OutcomeSink } from './scan-outcome.js';
@@ -57,8 +58,12 @@ export interface CallerContext {
 
 /** The read use cases of the REST catalog API, free of HTTP. Errors are IcefrontErrors. */
 export interface Service {
-  /** Routing, config and pass-through targets of the upstream REST catalogs. */
-  readonly federation: Federation;
+  /**
+   * What the HTTP layer asks of the upstream REST catalogs to carry out a route to one: their
+   * names, their /v1/config as Icefront serves it, a load-table or filtered listing read through
+   * them, and where a streamed request goes. Who plans, and how, stays inside the service.
+   */
+  readonly federation: UpstreamAccess;
   getConfig(warehouse: string | undefined): CatalogConfigResponse;
   /** The catalog a `/v1/config` request is about: `warehouse`, or the only local catalog; undefined when it cannot tell. */
   configTarget(warehouse: string | undefined): string | undefined;
@@ -76,6 +81,8 @@ export interface Service {
    * its resolution and the answer was made from it); undefined otherwise, and for every failure.
    */
   loadedTable?(prefix: string, identifier: TableIdentifier, snapshots: string | undefined): LoadTableResponse | undefined;
+  /** Where a request goes (request-route.ts), decided once when it arrives; `endpoint` is `<served method> <spec path>`. */
+  route(endpoint: string, rawPath: string, readsBody: (endpoint: string) => boolean): RequestRoute;
   /**
    * Whether Icefront answers this planning request under the upstream catalog `prefix` (otherwise
    * it goes to the upstream as it came). `issued` is the plan-task string of a /tasks body or the
@@ -257,6 +264,8 @@ export function createService(options: ServiceOptions): Service {
       views.set(key, response);
       return remember(table, prefix, mode, response);
     },
+
+    route: (endpoint, rawPath, readsBody) => routeRequest(endpoint, rawPath, federation, readsBody),
 
     async answersPlanning(prefix, endpoint, issued, authorization) {
       const mode = await federation.planningMode(prefix, authorization);
