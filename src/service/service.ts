@@ -1,8 +1,7 @@
 import type { Catalog, LoadedTable } from '../catalogs/index.js';
-import type { Namespace, TableIdentifier } from '../iceberg/index.js';
 import { fail } from '../errors/index.js';
 import { TRACING_OFF, type Tracing } from '../observability/index.js';
-import { tableMetadataToJson } from '../iceberg/index.js';
+import { tableMetadataToJson, type Namespace, type TableIdentifier } from '../iceberg/index.js';
 import { stringifyJson } from '../json/index.js';
 import { catalogConfig, prefixForWarehouse } from './catalog-config.js';
 import { loadTableETag } from './etag.js';

@@ -1,7 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { JsonFloat, jsonFloat, jsonLength, parseJson, RawJson, stringifyJson } from '../../src/json/index.js';
-import { jsonIntegerLength, jsonStringLength } from '../../src/json/index.js';
+import { JsonFloat, jsonFloat, jsonIntegerLength, jsonLength, jsonStringLength, parseJson, RawJson, stringifyJson } from '../../src/json/index.js';
 
 t.test('integers beyond 2^53 parse to exact bigints and safe integers stay numbers', async (t) => {
   const v = parseJson('{"a": 9158179788527662767, "b": -9223372036854775808, "c": 9007199254740991, "d": 12}') as Record<

@@ -1,7 +1,6 @@
-import type { Schema } from '../../iceberg/index.js';
 import { fail } from '../../errors/index.js';
 import { bind, termRef, type BoundPredicate } from '../expressions/index.js';
-import { visit, type Expr, type Expression, type UnboundPredicate } from '../../iceberg/index.js';
+import { visit, type Expr, type Expression, type Schema, type UnboundPredicate } from '../../iceberg/index.js';
 
 /** Every predicate of a filter tree, bound or not, in order. */
 function forEachPredicate<P>(e: Expr<P>, each: (p: P) => void): void {

@@ -17,9 +17,8 @@
  * answers; Rustberg advertises /tasks but answers up to 25,000 tasks inline).
  */
 import type { ComputeCache } from '../../cache/index.js';
-import type { TableIdentifier } from '../../iceberg/index.js';
 import { fail } from '../../errors/index.js';
-import { type TableMetadata } from '../../iceberg/index.js';
+import type { TableIdentifier, TableMetadata } from '../../iceberg/index.js';
 import { jsonLength, stringifyJson } from '../../json/index.js';
 import type { Metrics } from '../../observability/index.js';
 import { parseScanRequest, resolveScanTarget } from '../../planner/index.js';

@@ -9,8 +9,7 @@
  * own (worker-pool.ts), so the main event loop never decodes a manifest.
  */
 import type { ComputeCache } from '../../cache/index.js';
-import type { TableIdentifier } from '../../iceberg/index.js';
-import type { ManifestFile, TableMetadata } from '../../iceberg/index.js';
+import type { ManifestFile, TableIdentifier, TableMetadata } from '../../iceberg/index.js';
 import { stringifyJson } from '../../json/index.js';
 import type { Metrics } from '../../observability/index.js';
 import {

@@ -7,7 +7,6 @@
  * - GET /plan/{id} re-plans the pinned scan a plan id carries; DELETE answers 204.
  */
 import type { Catalog, LoadedTable } from '../../catalogs/index.js';
-import type { TableIdentifier } from '../../iceberg/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { LRUCache } from 'lru-cache';
@@ -24,7 +23,7 @@ import {
   type PlanRef,
   type TableBinding,
 } from '../../tokens/index.js';
-import { currentSchema } from '../../iceberg/index.js';
+import { currentSchema, type TableIdentifier } from '../../iceberg/index.js';
 import { RawJson } from '../../json/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { pruningOf, type OutcomeSink } from '../scan-outcome.js';

@@ -1,8 +1,7 @@
 import t from 'tap';
 import { createFilesystemCatalog, type Catalog, type LoadedTable } from '../../../src/catalogs/index.js';
-import { type Namespace } from '../../../src/iceberg/index.js';
 import { isIcefrontError } from '../../../src/errors/index.js';
-import { currentSnapshot } from '../../../src/iceberg/index.js';
+import { currentSnapshot, type Namespace } from '../../../src/iceberg/index.js';
 import {
   FILES_OF,
   REAL_FIXTURES_SKIP,
