@@ -31,6 +31,13 @@ module.exports = {
       to: { path: '^src/(planner|storage|tokens|cache)/' },
     },
     {
+      name: 'engine-below-protocol',
+      comment: 'service/engine (the planning engine) knows nothing of service/planning (the REST protocol over it)',
+      severity: 'error',
+      from: { path: '^src/service/engine/' },
+      to: { path: '^src/service/(planning/|[^/]+\\.ts$)' },
+    },
+    {
       name: 'no-main-import',
       comment: 'nothing but the CLI imports the composition root',
       severity: 'error',

@@ -100,7 +100,7 @@ t.test('the tarball holds the bin and the compiled build, not the sources', asyn
   const listed = await run('tar', ['-tzf', tarball], work);
   t.equal(listed.code, 0);
   const files = listed.stdout.split('\n').filter(Boolean);
-  for (const f of ['package/bin/icefront.js', 'package/dist/cli.js', 'package/dist/service/planning/planning-worker.js', 'package/docs/configuration.md', 'package/package.json'])
+  for (const f of ['package/bin/icefront.js', 'package/dist/cli.js', 'package/dist/service/engine/planning-worker.js', 'package/docs/configuration.md', 'package/package.json'])
     t.ok(files.includes(f), f);
   t.same(files.filter((f) => /^package\/(src|test|bench|tools|fixtures)\//.test(f) || f.endsWith('.ts')), [], 'no sources, tests or fixtures');
 });

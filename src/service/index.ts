@@ -5,10 +5,10 @@ export { createReadiness, type CatalogReadiness, type Readiness, type ReadinessC
 export type { OutcomeSink, PruningSummary, ScanOutcome } from './scan-outcome.js';
 export type { CatalogStatus } from './catalog-status.js';
 export { createScanPlanning, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
-export type { ManifestCaches } from './planning/caching-source.js';
-export { createLocalPlanEngine, type PlanEngine } from './planning/plan-engine.js';
-export { createPlanningCaches } from './planning/planning-caches.js';
-export { createWorkerPlanEngine, defaultPlanningWorkers } from './planning/worker-pool.js';
+export type { ManifestCaches } from './engine/caching-source.js';
+export { createLocalPlanEngine, type PlanEngine } from './engine/plan-engine.js';
+export { createPlanningCaches } from './engine/planning-caches.js';
+export { createWorkerPlanEngine, defaultPlanningWorkers } from './engine/worker-pool.js';
 export { orderedPlanBytes, type OrderedPlan } from './planning/upstream-pages.js';
 export { createPagedPlanning, type PagedPlanning, type PagedPlanningOptions, type UpstreamPlanner } from './planning/paged-planning.js';
 export { ENDPOINTS, READ_ENDPOINTS, PLANNING_ENDPOINTS, NAMESPACE_SEPARATOR } from './endpoints.js';

@@ -9,7 +9,7 @@ import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
 import { paginate } from './pagination.js';
 import { explainTableScan, type PlanExplanation } from './plan-scan.js';
 import { createScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
-import { createLocalPlanEngine } from './planning/plan-engine.js';
+import { createLocalPlanEngine } from './engine/plan-engine.js';
 import { createPagedPlanning } from './planning/paged-planning.js';
 import type { OrderedPlan } from './planning/upstream-pages.js';
 import type { ComputeCache } from '../cache/index.js';

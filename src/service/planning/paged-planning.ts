@@ -37,8 +37,8 @@ import {
 } from '../../tokens/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import type { OutcomeSink } from '../scan-outcome.js';
-import { planRequestJson, requestOf, scanOf } from './scan-codec.js';
-import { encodeRuns, fitStrings } from './fit-strings.js';
+import { planRequestJson, requestOf, scanOf } from '../engine/scan-codec.js';
+import { encodeRuns, fitStrings } from '../engine/fit-strings.js';
 import { planTaskOf } from './scan-planning.js';
 import { cutPages, orderPlan, pageOf, type OrderedPlan } from './upstream-pages.js';
 

@@ -27,10 +27,10 @@ import { currentSchema, type TableIdentifier } from '../../iceberg/index.js';
 import { RawJson } from '../../json/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { pruningOf, type OutcomeSink } from '../scan-outcome.js';
-import { cutBatches } from './batches.js';
-import { fitStrings } from './fit-strings.js';
-import type { PlanEngine, PlanJob, WrittenTasks } from './plan-engine.js';
-import { requestOf, scanOf } from './scan-codec.js';
+import { cutBatches } from '../engine/batches.js';
+import { fitStrings } from '../engine/fit-strings.js';
+import type { PlanEngine, PlanJob, WrittenTasks } from '../engine/plan-engine.js';
+import { requestOf, scanOf } from '../engine/scan-codec.js';
 
 export interface ScanPlanningOptions {
   /** Tasks per response; 0 = everything inline. */

@@ -6,7 +6,7 @@ import t from 'tap';
 import { createComputeCache } from '../../../src/cache/index.js';
 import { currentSchema, currentSnapshot, type ManifestFile } from '../../../src/iceberg/index.js';
 import { fileManifestSource, type ManifestSlice } from '../../../src/planner/index.js';
-import { cachingManifestSource, manifestListBytes, sliceBytes } from '../../../src/service/planning/caching-source.js';
+import { cachingManifestSource, manifestListBytes, sliceBytes } from '../../../src/service/engine/caching-source.js';
 import { loadDemoTable } from '../../helpers/rows/index.js';
 
 t.test('a snapshot whose manifests would not fit with the stats a read keeps is read without storing them; without stats it is kept', async (t) => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import type { ManifestIndex } from '../../../src/planner/index.js';
-import { cutBatches, type SizedManifest } from '../../../src/service/planning/batches.js';
+import { cutBatches, type SizedManifest } from '../../../src/service/engine/batches.js';
 
 // What a plan is cut into, against the rules read off the code's contract (Gravitino design
 // §8.5.1) and an oracle written here: every kept task lands in exactly one batch, in manifest

@@ -6,7 +6,7 @@
  */
 import t, { type Test } from 'tap';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../../helpers/real-fixtures.js';
-import { appWith, copyDemoTable, demoCatalog, metric, parse, post } from './helpers.js';
+import { appWith, copyDemoTable, demoCatalog, metric, parse, post } from '../planning/helpers.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
