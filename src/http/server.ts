@@ -117,9 +117,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const routes = requestSlot<RequestRoute>('icefront.route');
   const routeOf = (request: FastifyRequest): RequestRoute => routes.get(request.raw) ?? TO_ICEFRONT;
   const readsBody = (endpoint: string) => options.auth !== undefined && authorizesBody(endpoint);
+  // `<served method> <spec path>` per route and method, made once rather than per request
+  const endpoints = new Map(paths.map((spec) => [spec, new Map(ALL_METHODS.map((m) => [m as string, `${servedMethod(spec, m)} ${spec.path}`]))]));
   const endpointOf = (request: FastifyRequest): string | undefined => {
     const spec = specOf(request);
-    if (spec) return `${servedMethod(spec, request.method)} ${spec.path}`;
+    if (spec) return endpoints.get(spec)?.get(request.method);
     return request.routeOptions.url === LEGACY_SIGNER_ROUTE ? LEGACY_SIGNER_ENDPOINT : undefined;
   };
   const underUpstream = (request: FastifyRequest) => routeOf(request).to === 'upstream';
