@@ -91,20 +91,20 @@ export class Federation {
     const { upstream } = this.get(name);
     const from = await upstream.fetchConfig(callerAuthorization);
     // Planning endpoints are the upstream's own when it plans and pages; Icefront adds its own otherwise.
-    const extra = (await this.answersPlanning(name, callerAuthorization)) ? PLANNING_ENDPOINTS : [];
+    const extra = (await this.answersAllPlanning(name, callerAuthorization)) ? PLANNING_ENDPOINTS : [];
     return upstream.clientConfig(name, publicBaseUrl, extra, from) as CatalogConfigResponse;
   }
 
   /**
    * The upstream request for `method endpoint` under `/v1/{name}`: `rawRest` is the client's raw
    * path after the prefix, plus its raw query. Planning routes go to the upstream only when it
-   * plans and pages (planning `upstream`, or `auto` with /plan and /tasks advertised).
+   * plans (`upstream`, and in `upstream-or-paged` what the upstream issued itself).
    */
   async target(name: string, endpoint: string, rawRest: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
     const { upstream, config } = this.get(name);
     // The upstream's config (prefix, separator) must be known to map the path.
     await upstream.fetchConfig(callerAuthorization);
-    if (PLANNING_ROUTES.has(endpoint) && (await this.answersPlanning(name, callerAuthorization))) {
+    if (PLANNING_ROUTES.has(endpoint) && (await this.answersAllPlanning(name, callerAuthorization))) {
       throw fail('UNSUPPORTED_OPERATION', `Catalog "${name}": the upstream does not page scan plans; Icefront does`);
     }
     return targetAt(upstream, config, upstream.upstreamPath(rawRest), endpoint, callerAuthorization);
@@ -153,7 +153,7 @@ export class Federation {
   }
 
   /** Whether Icefront answers every planning route of this catalog itself (modes `local` and `upstream-paged`). */
-  async answersPlanning(name: string, callerAuthorization?: string): Promise<boolean> {
+  async answersAllPlanning(name: string, callerAuthorization?: string): Promise<boolean> {
     const mode = await this.planningMode(name, callerAuthorization);
     return mode === 'local' || mode === 'upstream-paged';
   }
