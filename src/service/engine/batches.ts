@@ -6,7 +6,7 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ManifestIndex } from '../../planner/index.js';
-import type { ListedManifest } from '../../tokens/index.js';
+import type { ListedManifest, ManifestRange } from '../../tokens/index.js';
 
 /**
  * What cutting needs of one data manifest's share of a plan, in entry order: each kept task's
@@ -25,16 +25,8 @@ export interface SizedManifest {
   readonly rows: BigInt64Array;
 }
 
-export interface BatchRange {
-  readonly manifest: string;
-  readonly start: number;
-  readonly end: number;
-  /** The Avro blocks holding the range: byte span, first entry ordinal, first row id (v3). */
-  readonly offset?: number;
-  readonly length?: number;
-  readonly first?: number;
-  readonly nextRowId?: bigint;
-}
+/** A batch's slice of one manifest: the range a plan task carries (entries and the byte span of their blocks). */
+export type BatchRange = ManifestRange;
 
 export interface Batch {
   /** Tasks in the batch. */
