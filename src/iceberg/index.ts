@@ -56,3 +56,4 @@ export * from './content-file.js';
 export * from './expressions/index.js';
 export { contentFileJsonLength, contentFileToJson, type ContentFileJsonOptions } from './content-file-json.js';
 export type { Namespace, TableIdentifier } from './identifiers.js';
+export type { ManifestRange } from './manifest-range.js';

@@ -21,6 +21,7 @@
  * each manifest is one of the snapshot's, as for `t1`.
  */
 import { fail } from '../errors/index.js';
+import type { ManifestRange } from '../iceberg/index.js';
 import { stringifyJson } from '../json/index.js';
 import { open, seal } from './envelope.js';
 import { refFromJson, refObject, refToJson, type PlanRef } from './plan-ref.js';
@@ -47,21 +48,6 @@ const KIND_2 = 't2';
  * hostile string can cause before it is rejected.
  */
 export const PLAN_TASK_MAX_LENGTH = 256 * 1024;
-
-/** Entries [start, end) of one manifest, with an optional hint for reading only their bytes. */
-export interface ManifestRange {
-  readonly manifest: string;
-  readonly start: number;
-  readonly end: number;
-  /** Byte offset of the first Avro block holding entry `start`; comes with `length`. */
-  readonly offset?: number;
-  /** Bytes from `offset` covering every block up to entry `end - 1`. */
-  readonly length?: number;
-  /** Ordinal of the first entry of the block at `offset` (≤ `start`); comes with `offset`. */
-  readonly first?: number;
-  /** First row id assigned to the first entry of the block at `offset` (v3 row lineage). */
-  readonly nextRowId?: bigint;
-}
 
 /** What a redemption needs of a data manifest's manifest-list entry (spec "Manifest Lists"). */
 export interface ListedManifest {

@@ -12,7 +12,7 @@
  *   to    end-snapshot-id of an incremental scan (inclusive), omitted when absent
  *   mr    min-rows-requested, omitted when absent
  */
-import { parseExpression } from '../iceberg/index.js';
+import { parseExpression, type Expression } from '../iceberg/index.js';
 import { JsonFloat, stringifyJson } from '../json/index.js';
 import { boolean, long, object, optional, reject, stringList, type JsonObject } from './strict-json.js';
 
@@ -46,14 +46,27 @@ export function scanToJson(scan: PlanScan): JsonObject {
   };
 }
 
+/**
+ * The filters of scans read from payloads, as `scanFromJson` parsed them to check them: a
+ * redemption plans with that parse instead of parsing the filter again (issue #30). Kept beside
+ * the scan, not in it, so a scan stays its JSON form (equal, encoded and cloned as such).
+ */
+const PARSED = new WeakMap<PlanScan, Expression>();
+
+/** The filter of a scan read from a payload, as it was parsed there; undefined for any other scan. */
+export function parsedFilter(scan: PlanScan): Expression | undefined {
+  return PARSED.get(scan);
+}
+
 /** Reads a payload scan; rejects a filter that does not parse, or a start without an end. */
 export function scanFromJson(v: unknown): PlanScan {
   const obj = object(v, REQUIRED, OPTIONAL);
   const filter = obj['f'];
+  let expression: Expression;
   try {
-    parseExpression(filter);
+    expression = parseExpression(filter);
   } catch {
-    reject();
+    return reject();
   }
   const select = optional(obj, 'sel', stringList);
   const statsFields = optional(obj, 'sf', stringList);
@@ -63,7 +76,7 @@ export function scanFromJson(v: unknown): PlanScan {
   if (minRowsRequested !== undefined && minRowsRequested < 0n) reject();
   // Java PlanTableScanRequest.validate: start-snapshot-id requires end-snapshot-id
   if (startSnapshotId !== undefined && endSnapshotId === undefined) reject();
-  return {
+  const scan: PlanScan = {
     filter,
     ...(select !== undefined && { select }),
     caseSensitive: boolean(obj['cs']),
@@ -73,6 +86,8 @@ export function scanFromJson(v: unknown): PlanScan {
     ...(endSnapshotId !== undefined && { endSnapshotId }),
     ...(minRowsRequested !== undefined && { minRowsRequested }),
   };
+  PARSED.set(scan, expression);
+  return scan;
 }
 
 /**

@@ -96,6 +96,8 @@ export interface UpstreamStub {
   readonly origin: string;
   readonly tokenUrl: string;
   readonly requests: LoggedRequest[];
+  /** TCP connections accepted so far. */
+  readonly connections: number;
   /** Applied to requests whose raw URL matches `match` (all when absent). */
   fault: { readonly mode: StubFault; readonly match?: RegExp } | undefined;
   /** Consulted first; an answer short-circuits normal routing. */
@@ -242,6 +244,8 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     res.writeHead(answered.status, { 'content-type': 'application/json', ...answered.headers });
     res.end(answered.body);
   };
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
@@ -260,6 +264,9 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     origin,
     tokenUrl: `${origin}/oauth/token`,
     requests: [],
+    get connections() {
+      return connections;
+    },
     fault: undefined,
     respond: undefined,
     tokenFailures: 0,

@@ -1,8 +1,10 @@
 /**
- * One failure mapping for both ways Icefront reaches an upstream (issue #30 step 2): a table load
- * is Icefront's own call (undici, catalogs/rest/http-client.ts), a namespace listing is streamed
- * (http-proxy-3, http/proxy/pass-through.ts). Each transport fault, met on either path, gives the
- * client the same ErrorModel: type, status and a message of one form naming the catalog.
+ * One transport policy for both ways Icefront reaches an upstream (issue #30 step 2): a table
+ * load is Icefront's own call (read whole), a namespace listing is streamed (http-proxy-3,
+ * http/proxy/pass-through.ts); both go through the upstream's one transport
+ * (catalogs/rest/http-client.ts). Each transport fault, met on either path, gives the client the
+ * same ErrorModel: type, status and a message of one form naming the catalog; and both paths
+ * share one connection pool.
  */
 import path from 'node:path';
 import t from 'tap';
@@ -57,4 +59,18 @@ t.test('each transport fault gives the same ErrorModel through an own call and a
     t.match(got.error.message, /^Catalog 'up': .*could not reach the upstream \(ECONNREFUSED\)$/, `refused, ${path}: names the catalog and ECONNREFUSED`, { message: got.error.message });
   }
   t.equal(a.error.type, b.error.type, `refused: one type on both paths (${a.error.type})`);
+});
+
+t.test("an upstream's own calls and streamed ones share its one connection pool", async (t) => {
+  const stub = await startUpstreamStub({ tables: [stubTableFromDir(ORDERS, ['sales'], 'orders')] });
+  t.teardown(() => stub.close());
+  stub.respond = (req) => (req.url === '/v1/namespaces' ? { status: 200, body: '{"namespaces":[["sales"]]}' } : undefined);
+  const { app } = buildIcefront(testConfig([stubCatalogConfig(stub)]));
+  t.teardown(() => app.close());
+  // one at a time, alternating: a kept-alive connection serves whichever path comes next
+  for (let i = 0; i < 3; i++) {
+    t.equal((await app.inject({ method: 'GET', url: '/v1/up/namespaces/sales/tables/orders' })).statusCode, 200, `own call ${i + 1}`);
+    t.equal((await app.inject({ method: 'GET', url: '/v1/up/namespaces' })).statusCode, 200, `streamed call ${i + 1}`);
+  }
+  t.equal(stub.connections, 1, `the upstream saw one connection for ${stub.requests.length} requests (config, loads and listings)`);
 });

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { JsonFloat, jsonFloat, stringifyJson } from '../../src/json/index.js';
-import { canonicalScanJson, planTaskMatches, type PlanScan } from '../../src/tokens/index.js';
-import { FIVE_PREDICATES, PLAN, SCAN, filterJson } from './samples.js';
+import { parseExpression } from '../../src/iceberg/index.js';
+import { canonicalScanJson, decodePlanTask, encodePlanTask, parsedFilter, planTaskMatches, type PlanScan } from '../../src/tokens/index.js';
+import { FIVE_PREDICATES, KEY, PLAN, SCAN, TASK, filterJson } from './samples.js';
 
 const ROUTE = { catalog: PLAN.catalog, namespace: [...PLAN.namespace], table: PLAN.table, tableUuid: PLAN.tableUuid };
 
@@ -67,3 +68,11 @@ function reverseKeys(v: unknown): unknown {
   if (typeof v !== 'object' || v === null || v instanceof JsonFloat) return v;
   return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)]));
 }
+
+t.test("a scan read from a string keeps the filter it parsed to check it, and that filter is the JSON's", async (t) => {
+  const decoded = decodePlanTask(encodePlanTask(TASK, KEY), KEY)!;
+  const parsed = parsedFilter(decoded.scan);
+  t.ok(parsed, 'the decoded scan has its filter parsed');
+  t.same(parsed, parseExpression(TASK.scan.filter), 'the same expression the JSON filter parses to');
+  t.equal(parsedFilter(TASK.scan), undefined, 'a scan made in memory has none: it is parsed where it is planned');
+});

@@ -5,8 +5,8 @@ export {
   planFiles,
   planRanges,
   type ManifestOrderedPlan,
-  type ManifestRange,
   type ManifestTasks,
+  type RangeToRead,
   type ScanPlan,
 } from './plan-files.js';
 export { ScanContext, type PlanOptions, type PlanStats } from './scan-context.js';

@@ -3,8 +3,8 @@
  * snapshot → manifest list → pruned manifests → live entries pruned by partition and metrics →
  * delete index → one task per data file with its deletes and residual.
  */
-import type { ManifestFile, PartitionSpec, Schema, TableMetadata } from '../../iceberg/index.js';
-import type { EntryRange, ManifestIndex } from '../manifests/index.js';
+import type { ManifestFile, ManifestRange, PartitionSpec, Schema, TableMetadata } from '../../iceberg/index.js';
+import type { ManifestIndex } from '../manifests/index.js';
 import { compareTasks, type FileTask } from './file-task.js';
 import { ScanContext, type PlanOptions, type PlanStats } from './scan-context.js';
 import type { ScanRequest } from './scan-request.js';
@@ -94,11 +94,8 @@ export async function planFiles(metadata: TableMetadata, request: ScanRequest, o
   return { ...rest, tasks };
 }
 
-/** A slice of one data manifest: entries [start, end), with an optional read hint. */
-export interface ManifestRange extends EntryRange {
-  readonly manifest: string;
-  /** Blocks known to cover the range (from the plan that issued it). */
-  readonly index?: ManifestIndex;
+/** A range of a data manifest to read (a plan task's), with its block hint if it has one. */
+export interface RangeToRead extends ManifestRange {
   /**
    * Its manifest-list entry, when the caller vouches for it (a plan task whose MAC verified
    * carries it): then the manifest list is not read to find it.
@@ -121,7 +118,7 @@ export interface RangesOptions extends PlanOptions {
 export async function planRanges(
   metadata: TableMetadata,
   request: ScanRequest,
-  ranges: readonly ManifestRange[],
+  ranges: readonly RangeToRead[],
   options: RangesOptions,
 ): Promise<ScanPlan | undefined> {
   const ctx = new ScanContext(metadata, request, options);
@@ -136,7 +133,8 @@ export async function planRanges(
   const statsFieldIds = await ctx.dataStatsIds();
   const groups = await Promise.all(
     ranges.map(async (r): Promise<FileTask[] | undefined> => {
-      const slice = await ctx.read(byPath.get(r.manifest)!, { statsFieldIds, range: { start: r.start, end: r.end }, ...(r.index && { index: r.index }) });
+      const index = blockHint(r);
+      const slice = await ctx.read(byPath.get(r.manifest)!, { statsFieldIds, range: { start: r.start, end: r.end }, ...(index && { index }) });
       // a range that runs past the manifest's last entry was not cut from this manifest
       return slice.entries.length === r.end - r.start ? ctx.tasksFor(slice.entries) : undefined;
     }),
@@ -144,4 +142,13 @@ export async function planRanges(
   if (!groups.every((g) => g !== undefined)) return undefined;
   const tasks = groups.flat().sort(compareTasks);
   return { target: ctx.target, schema: ctx.schema, specsById: ctx.specsById, statsFieldIds: ctx.statsFieldIds, stats: ctx.stats, tasks };
+}
+
+/**
+ * The blocks a range's hint says cover it (offset and byte length of the run, first entry and
+ * row id of its first block), as one span the reader can start at; none without a hint.
+ */
+function blockHint(r: ManifestRange): ManifestIndex | undefined {
+  if (r.offset === undefined || r.length === undefined || r.first === undefined) return undefined;
+  return { blocks: [{ offset: r.offset, byteLength: r.length, firstEntry: r.first, entryCount: r.end - r.first, ...(r.nextRowId !== undefined && { nextRowId: r.nextRowId }) }] };
 }

@@ -5,8 +5,9 @@
  * carries, so redeeming it reads only those slices.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { ManifestRange } from '../../iceberg/index.js';
 import type { ManifestIndex } from '../../planner/index.js';
-import type { ListedManifest, ManifestRange } from '../../tokens/index.js';
+import type { ListedManifest } from '../../tokens/index.js';
 
 /**
  * What cutting needs of one data manifest's share of a plan, in entry order: each kept task's
@@ -25,13 +26,11 @@ export interface SizedManifest {
   readonly rows: BigInt64Array;
 }
 
-/** A batch's slice of one manifest: the range a plan task carries (entries and the byte span of their blocks). */
-export type BatchRange = ManifestRange;
-
 export interface Batch {
   /** Tasks in the batch. */
   count: number;
-  ranges: BatchRange[];
+  /** Its slices of manifests: what its plan task carries (entries and the byte span of their blocks). */
+  ranges: ManifestRange[];
 }
 
 export interface BatchLimits {
@@ -119,7 +118,7 @@ function blockOf(blocks: ManifestIndex['blocks'], entry: number): ManifestIndex[
 }
 
 /** The byte span of the blocks covering a range, so redemption reads only those bytes. */
-function withBlockHint(range: BatchRange, index: ManifestIndex | undefined): BatchRange {
+function withBlockHint(range: ManifestRange, index: ManifestIndex | undefined): ManifestRange {
   if (!index) return range;
   const firstBlock = blockOf(index.blocks, range.start);
   const lastBlock = blockOf(index.blocks, range.end - 1);

@@ -9,7 +9,7 @@
  * own (worker-pool.ts), so the main event loop never decodes a manifest.
  */
 import type { ComputeCache } from '../../cache/index.js';
-import type { ManifestFile, TableIdentifier, TableMetadata } from '../../iceberg/index.js';
+import type { ManifestFile, ManifestRange, TableIdentifier, TableMetadata } from '../../iceberg/index.js';
 import { stringifyJson } from '../../json/index.js';
 import type { Metrics } from '../../observability/index.js';
 import {
@@ -19,10 +19,10 @@ import {
   planRanges,
   ScanTasksWriter,
   type DeleteFileIndex,
-  type ManifestRange,
   type ManifestSource,
   type PlanOptions,
   type PlanStats,
+  type RangeToRead,
   type ScanRequest,
 } from '../../planner/index.js';
 import type { FileIO } from '../../storage/index.js';
@@ -84,7 +84,7 @@ export interface PlanEngine {
    * The tasks of `ranges` as JSON; undefined when a range is not one this scan's manifests hold.
    * Ranges carrying their list entry, with `noDeletes`, are written without reading the list.
    */
-  write(job: PlanJob, ranges: readonly ManifestRange[], options?: WriteOptions): Promise<WrittenTasks | undefined>;
+  write(job: PlanJob, ranges: readonly RangeToRead[], options?: WriteOptions): Promise<WrittenTasks | undefined>;
   /**
    * The plan-task strings of `tasks`, one per run of `run` batches in batch order (fit-strings.ts):
    * a deflate and an HMAC each, a thousand of them for a 100,000-file plan.

@@ -1,11 +1,12 @@
 /**
  * The scan a plan task or plan id carries (tokens' PlanScan) ↔ the planner's ScanRequest. The
- * filter travels in the legacy JSON form, so parsing it back gives the same expression.
+ * filter travels in the legacy JSON form, so parsing it back gives the same expression; a scan
+ * read from a string brings its filter already parsed, and it is not parsed again (issue #30).
  */
-import { expressionToJson } from '../../iceberg/index.js';
+import { expressionToJson, parseExpression } from '../../iceberg/index.js';
 import { stringifyJson } from '../../json/index.js';
-import { parseScanRequest, type ScanRequest } from '../../planner/index.js';
-import type { PlanScan } from '../../tokens/index.js';
+import type { ScanRequest } from '../../planner/index.js';
+import { parsedFilter, type PlanScan } from '../../tokens/index.js';
 
 export function scanOf(request: ScanRequest): PlanScan {
   return {
@@ -20,20 +21,22 @@ export function scanOf(request: ScanRequest): PlanScan {
   };
 }
 
-/** The request a pinned scan stands for: incremental scans keep their range, others pin `snapshotId`. */
+/**
+ * The request a pinned scan stands for: incremental scans keep their range, others pin
+ * `snapshotId`. The scan was checked where it was made (the /plan body) or read (the string's
+ * payload, tokens/scan-json.ts), so only a filter not yet parsed is parsed here.
+ */
 export function requestOf(scan: PlanScan, snapshotId: bigint): ScanRequest {
-  const incremental = scan.endSnapshotId !== undefined;
-  return parseScanRequest({
-    filter: scan.filter,
+  const { endSnapshotId, startSnapshotId } = scan;
+  return {
+    ...(endSnapshotId !== undefined ? { endSnapshotId, ...(startSnapshotId !== undefined && { startSnapshotId }) } : { snapshotId }),
     ...(scan.select !== undefined && { select: scan.select }),
-    'case-sensitive': scan.caseSensitive,
-    'use-snapshot-schema': scan.useSnapshotSchema,
-    ...(scan.statsFields !== undefined && { 'stats-fields': scan.statsFields }),
-    ...(scan.minRowsRequested !== undefined && { 'min-rows-requested': scan.minRowsRequested }),
-    ...(incremental
-      ? { 'end-snapshot-id': scan.endSnapshotId, ...(scan.startSnapshotId !== undefined && { 'start-snapshot-id': scan.startSnapshotId }) }
-      : { 'snapshot-id': snapshotId }),
-  });
+    filter: parsedFilter(scan) ?? parseExpression(scan.filter),
+    caseSensitive: scan.caseSensitive,
+    useSnapshotSchema: scan.useSnapshotSchema,
+    ...(scan.minRowsRequested !== undefined && { minRowsRequested: scan.minRowsRequested }),
+    ...(scan.statsFields !== undefined && { statsFields: scan.statsFields }),
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ import { fail } from '../../errors/index.js';
 import { tableMetadataToJson, type TableMetadata } from '../../iceberg/index.js';
 import { stringifyJson } from '../../json/index.js';
 import { traceContext, type Logger, type Metrics, type TraceContext } from '../../observability/index.js';
-import type { ManifestRange, PlanStats } from '../../planner/index.js';
+import type { PlanStats, RangeToRead } from '../../planner/index.js';
 import type { SizedManifest } from './batches.js';
 import { encodePlanTaskRuns, shareOf, type PlanEngine, type PlanJob, type PlanShare, type PlanTable, type SizedPlan, type WrittenTasks } from './plan-engine.js';
 import { scanOf } from './scan-codec.js';
@@ -308,7 +308,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       return { manifests, stats: mergeShareStats(shares.map((s) => s.stats)) };
     },
 
-    async write(job, ranges: readonly ManifestRange[], writeOptions = {}) {
+    async write(job, ranges: readonly RangeToRead[], writeOptions = {}) {
       const slot = ranges.length > 0 ? shareOf(ranges[0]!.manifest, count) : 0;
       const value = await run<WrittenTasks | null>(slot, job, { op: 'write', ranges, ...(writeOptions.noDeletes && { noDeletes: true }) });
       return value ?? undefined;

@@ -6,7 +6,8 @@
  * and `meta`, one per metadata object, under which the worker keeps the parsed metadata.
  */
 import { ERROR_CODES, IcefrontError, type ErrorCode } from '../../errors/index.js';
-import type { ManifestRange } from '../../planner/index.js';
+import type { ManifestRange } from '../../iceberg/index.js';
+import type { RangeToRead } from '../../planner/index.js';
 import type { ListFacts } from '../../tokens/index.js';
 import type { PlanShare, SizedPlan, WrittenTasks } from './plan-engine.js';
 
@@ -40,7 +41,7 @@ export interface SizeJob extends JobBase {
 
 export interface WriteJob extends JobBase {
   readonly op: 'write';
-  readonly ranges: readonly ManifestRange[];
+  readonly ranges: readonly RangeToRead[];
   readonly noDeletes?: boolean;
 }
 

@@ -10,7 +10,7 @@ import type { Catalog, LoadedTable } from '../../catalogs/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
 import { LRUCache } from 'lru-cache';
-import { parseScanRequest, resolveScanTarget, type ScanRequest } from '../../planner/index.js';
+import { parseScanRequest, resolveScanTarget, type RangeToRead, type ScanRequest } from '../../planner/index.js';
 import {
   decodePlanId,
   decodePlanTask,
@@ -158,25 +158,16 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       // A range's block hint lets the reader fetch only those bytes (Gravitino design §8.5); its
       // manifest's list entry, carried by a task whose MAC verified, spares reading the list.
       const facts = task.facts;
-      const ranges = task.ranges.map((r) => {
+      const ranges = task.ranges.map((r): RangeToRead => {
         const listed = facts?.manifests.get(r.manifest);
-        return {
-          manifest: r.manifest,
-          start: r.start,
-          end: r.end,
-          ...(r.offset !== undefined &&
-            r.first !== undefined && {
-              index: { blocks: [{ offset: r.offset, byteLength: r.length!, firstEntry: r.first, entryCount: r.end - r.first, ...(r.nextRowId !== undefined && { nextRowId: r.nextRowId }) }] },
-            }),
-          ...(listed && { listed: { ...listed, content: 0 as const } }),
-        };
+        return listed ? { ...r, listed: { ...listed, content: 0 } } : r;
       });
       let written: WrittenTasks | undefined;
       try {
         written = await engine.write(jobOf(prefix, table, request), ranges, { ...(facts?.noDeletes && { noDeletes: true }) });
       } catch (err) {
         // A hint that does not land on a block (only an unsigned, edited string can carry one) is not the table's fault.
-        if (!isIcefrontError(err, 'INVALID_METADATA') || !ranges.some((r) => 'index' in r)) throw err;
+        if (!isIcefrontError(err, 'INVALID_METADATA') || !ranges.some((r) => r.offset !== undefined)) throw err;
         throw noSuchPlanTask();
       }
       if (!written) throw noSuchPlanTask();
