@@ -4,8 +4,10 @@
  *   - a static upstream: nginx serving a load-table body and a /v1/config from files;
  *   - nginx `proxy_pass` to it (the peer proxy), the smallest http-proxy-3 proxy and the smallest
  *     undici proxy (bench/door-peers.ts): the floor of our own stack;
- *   - Icefront's front door to it (`type: rest`, `planning: upstream`), Icefront's /healthz, and
- *     Icefront's load-table of its own filesystem table (demo `sales.orders`), one Icefront process.
+ *   - Icefront's front door to it (`type: rest`, `planning: upstream`): a load-table (Icefront's
+ *     own call, read whole) and a namespace load (streamed by http-proxy-3 through the upstream's
+ *     transport); Icefront's /healthz, and Icefront's load-table of its own filesystem table (demo
+ *     `sales.orders`), one Icefront process.
  * Throughput: wrk, 64 connections, best of two runs; /healthz and load-table of one process, and
  * http-proxy-3 and the front door, each also in three alternating pairs (a ratio is the median of
  * the pairs' ratios). Added latency: bench/latency-probe.ts at 1,000 req/s, the median through
@@ -25,6 +27,7 @@ const REPO = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_DOOR_SECONDS ?? 5);
 const CONNECTIONS = 64;
 const TABLE = 'namespaces/sales/tables/orders';
+const NAMESPACE = 'namespaces/bench';
 
 const children: ChildProcess[] = [];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-door-bench-'));
@@ -99,6 +102,7 @@ const ice = `http://127.0.0.1:${icePort}`;
 await waitFor(`${ice}/healthz`);
 const body = await (await fetch(`${ice}/v1/demo/${TABLE}`)).text();
 fs.writeFileSync(path.join(staticDir, 'v1', TABLE), body);
+fs.writeFileSync(path.join(staticDir, 'v1', NAMESPACE), JSON.stringify({ namespace: ['bench'], properties: { owner: 'bench', location: 's3://icefront-demo/warehouse/bench' } }));
 fs.writeFileSync(
   path.join(staticDir, 'v1/config'),
   JSON.stringify({ defaults: {}, overrides: {}, endpoints: ['GET /v1/{prefix}/namespaces', 'GET /v1/{prefix}/namespaces/{namespace}', 'GET /v1/{prefix}/namespaces/{namespace}/tables', 'GET /v1/{prefix}/namespaces/{namespace}/tables/{table}'] }),
@@ -139,6 +143,8 @@ const paths = {
   hp3: `${hp3}/v1/up/${TABLE}`,
   undici: `${und}/v1/up/${TABLE}`,
   door: `${ice}/v1/up/${TABLE}`,
+  hp3Namespace: `${hp3}/v1/up/${NAMESPACE}`,
+  doorNamespace: `${ice}/v1/up/${NAMESPACE}`,
   healthz: `${ice}/healthz`,
   loadTable: `${ice}/v1/demo/${TABLE}`,
 };
@@ -181,6 +187,13 @@ console.log(`  ratio front door ÷ nginx proxy_pass         ${ratio('door', 'ngi
 const cpu = (key: keyof typeof paths) => measured.get(key)!.cpuUs!;
 console.log(
   `  CPU per request, http-proxy-3 ÷ front door  ${(cpu('hp3') / cpu('door')).toFixed(2)} in the rows above; ${median(doorCpu).toFixed(2)} median of the pairs (${doorCpu.map((r) => r.toFixed(2)).join(', ')})   (the throughput ratio the door would have on a quiet core)`,
+);
+// The streamed path (a namespace load passes through as bytes), against http-proxy-3 on the same path.
+const streamPairs = [0, 1, 2].map(() => [wrk(paths.hp3Namespace, 1, hp3Process.pid), wrk(paths.doorNamespace, 1, icefrontProcess.pid)] as const);
+const streamRps = streamPairs.map(([h, d]) => d.rps / h.rps);
+const streamCpu = streamPairs.map(([h, d]) => h.cpuUs! / d.cpuUs!);
+console.log(
+  `  streamed (GET namespace): front door ÷ http-proxy-3 ${median(streamRps).toFixed(2)} req/s, CPU per request http-proxy-3 ÷ front door ${median(streamCpu).toFixed(2)} (medians of three alternating pairs: ${streamRps.map((r) => r.toFixed(2)).join(', ')}; ${streamCpu.map((r) => r.toFixed(2)).join(', ')})`,
 );
 console.log(`  ratio load-table ÷ /healthz (one process)   ${median(pairRatios).toFixed(2)}   (goal >= 0.7; median of three alternating pairs: ${pairRatios.map((r) => r.toFixed(2)).join(', ')})`);
 

@@ -1,6 +1,5 @@
 import { bindRequestLog } from './access-line.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UpstreamObserver } from '../observability/index.js';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type LoadTableResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
 import { ifNoneMatchHits } from './conditional.js';
@@ -18,8 +17,6 @@ export interface RouteContext {
   readonly origin: Origin;
   /** What authorization decided (absent when authentication is off). */
   readonly access?: RequestAccess;
-  /** Told of each exchange passed through to an upstream (the status page). */
-  readonly upstreams?: UpstreamObserver;
 }
 
 /** A route's answer; a handler that answers in the request's own turn returns the reply itself. */

@@ -9,13 +9,11 @@ import {
   lazyChild,
   LineFields,
   TRACING_OFF,
-  upstreamObserver,
   writeLine,
   type Activity,
   type Logger,
   type Metrics,
   type Tracing,
-  type UpstreamObserver,
 } from '../observability/index.js';
 import { holdService, TO_ICEFRONT, type Readiness, type RequestRoute, type Service, type ServiceHolder } from '../service/index.js';
 import { accessLineFields, accessLineMembers } from './access-line.js';
@@ -212,8 +210,6 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   );
 
   const passThrough = createPassThrough();
-  // streamed exchanges are observed as Icefront's own upstream calls are (main.ts catalogDeps)
-  const upstreams = upstreamObserver(metrics, activity?.upstream);
   app.addHook('onClose', async () => passThrough.close());
   const origin = createOrigin(options.origin ?? {});
   const fixed = new Map<string, RouteHandler>();
@@ -255,7 +251,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     app.route({
       method: [...ALL_METHODS],
       url: toRouterPath(spec.path),
-      handler: dispatcher(spec, generationOf, routeOf, passThrough, origin, accessContext, tracing, upstreams),
+      handler: dispatcher(spec, generationOf, routeOf, passThrough, origin, accessContext, tracing),
       ...(onResponse && { onResponse }),
     });
   }
@@ -276,7 +272,6 @@ function dispatcher(
   origin: Origin,
   access: AccessContext | undefined,
   tracing: Tracing,
-  upstreams: UpstreamObserver | undefined,
 ) {
   const headAsGet = spec.methods.includes('GET') && !spec.methods.includes('HEAD');
   const allowed = headAsGet ? [...spec.methods, 'HEAD'] : [...spec.methods];
@@ -291,7 +286,7 @@ function dispatcher(
     const method = servedMethod(spec, request.method) as HttpMethod;
     const [service, { handlers }] = generationOf(request);
     const decided = accessOf(request);
-    const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }), ...(upstreams && { upstreams }) };
+    const ctx: RouteContext = { request, reply, specPath: spec.path, origin, ...(decided && { access: decided }) };
     // what only the body names is authorized now that the body is read
     if (access && decided?.writesOf) authorizeBody(access, request, spec.path);
     const route = routeOf(request);

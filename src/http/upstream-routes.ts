@@ -134,15 +134,7 @@ async function forwardToUpstream(ctx: RouteContext, route: UpstreamRoute, servic
     // the upstream's logs name the request as Icefront's do (a caller's own sane X-Request-Id, or Icefront's)
     const setHeaders: Record<string, string> = { ...found.setHeaders, 'x-request-id': request.id };
     tracing.inject(setHeaders);
-    // how the upstream answered (its status when its head came, or the fault): /metrics and the status page
-    const upstreams = ctx.upstreams;
-    const observe =
-      upstreams &&
-      ((outcome: number | string, seconds: number) => {
-        if (typeof outcome === 'number') upstreams.answered(prefix, endpoint, seconds * 1000, outcome);
-        else upstreams.failed(prefix, endpoint, seconds * 1000, outcome, `${endpoint} failed (${outcome})`);
-      });
-    const upstreamTarget = { ...found, setHeaders, ...(observe && { observe }) };
+    const upstreamTarget = { ...found, setHeaders };
     // X-Forwarded-* reach the upstream only from a configured proxy; for anyone else the proxy sets them afresh
     const target = ctx.origin.trusted(request.raw) ? upstreamTarget : { ...upstreamTarget, dropHeaders: [...upstreamTarget.dropHeaders, ...FORWARDED_HEADERS] };
     // The turn is held until the client's response closes, so a streamed exchange counts as long as it lasts.

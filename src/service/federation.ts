@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PlanningMode, RestCatalogConfig } from '../config/index.js';
-import { askUpstreamPlan, callerKeyOf, isUpstreamResponseError, planOnUpstream, upstreamTableCatalog, type Catalog, type RestUpstream } from '../catalogs/index.js';
+import { askUpstreamPlan, callerKeyOf, isUpstreamResponseError, planOnUpstream, upstreamTableCatalog, type Catalog, type RestUpstream, type StreamedExchange, type StreamRequest } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
 import { parseJson, stringifyJson } from '../json/index.js';
 import type { FileIO } from '../storage/index.js';
@@ -39,6 +39,8 @@ export interface UpstreamTarget {
   readonly timeoutMs: number;
   /** Runs the exchange once the upstream's gate admits it (limits.max-in-flight, max-queued). */
   admit<T>(exchange: () => Promise<T>): Promise<T>;
+  /** Sends the request through the upstream's own transport (its pool, deadline, failure mapping) and streams the answer back. */
+  exchange(request: StreamRequest): StreamedExchange;
 }
 
 export interface UpstreamReply {
@@ -274,7 +276,7 @@ function autoPlanning(endpoints: readonly string[]): { readonly mode: Planning; 
     : { mode: 'upstream-paged', reason: 'the upstream advertises /plan but not /tasks' };
 }
 
-/** `path` below the upstream's uri, with its auth, timeout and admission. */
+/** `path` below the upstream's uri, with its auth, timeout, admission and transport. */
 async function targetAt(upstream: RestUpstream, config: RestCatalogConfig, path: string, what: string, callerAuthorization: string | undefined): Promise<UpstreamTarget> {
   return {
     catalog: upstream.name,
@@ -285,6 +287,7 @@ async function targetAt(upstream: RestUpstream, config: RestCatalogConfig, path:
     dropHeaders: ['authorization', 'cookie'],
     timeoutMs: config.requestTimeoutMs,
     admit: (exchange) => upstream.gate.run(exchange, config.requestTimeoutMs),
+    exchange: (request) => upstream.stream(path, what, request),
   };
 }
 

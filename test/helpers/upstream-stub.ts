@@ -82,6 +82,8 @@ export interface LoggedRequest {
   readonly url: string;
   readonly headers: http.IncomingHttpHeaders;
   readonly body: string;
+  /** The client's port: which of Icefront's connections carried the request. */
+  readonly port: number;
 }
 
 export interface StubAnswer {
@@ -96,8 +98,6 @@ export interface UpstreamStub {
   readonly origin: string;
   readonly tokenUrl: string;
   readonly requests: LoggedRequest[];
-  /** TCP connections accepted so far. */
-  readonly connections: number;
   /** Applied to requests whose raw URL matches `match` (all when absent). */
   fault: { readonly mode: StubFault; readonly match?: RegExp } | undefined;
   /** Consulted first; an answer short-circuits normal routing. */
@@ -226,7 +226,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const logged: LoggedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const logged: LoggedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), port: req.socket.remotePort ?? 0 };
       stub.requests.push(logged);
       const held = holds.find((h) => h.match.test(logged.url));
       if (held) {
@@ -244,8 +244,6 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     res.writeHead(answered.status, { 'content-type': 'application/json', ...answered.headers });
     res.end(answered.body);
   };
-  let connections = 0;
-  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
@@ -264,9 +262,6 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     origin,
     tokenUrl: `${origin}/oauth/token`,
     requests: [],
-    get connections() {
-      return connections;
-    },
     fault: undefined,
     respond: undefined,
     tokenFailures: 0,

@@ -1,5 +1,6 @@
-import { upstreamFault } from './transport-faults.js';
+import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
+import { upstreamFault } from './transport-faults.js';
 import { fail, isIcefrontError, type IcefrontError } from '../../errors/index.js';
 import type { ByteBudget } from '../../cache/index.js';
 import { TRACING_OFF, type Tracing, type UpstreamObserver } from '../../observability/index.js';
@@ -24,12 +25,36 @@ export interface Target {
   readonly path: string;
 }
 
+/** A request whose answer is streamed back (pass-through): its headers as they are to be sent, and its body. */
+export interface StreamRequest {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string | string[]>>;
+  readonly body: string | Buffer | Readable | null;
+}
+
+/** An upstream's answer as it comes: status and headers, and the body still streaming. */
+export interface StreamedAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: Readable;
+}
+
+/** One streamed exchange under way. */
+export interface StreamedExchange {
+  /** The answer's head; rejects with an Icefront error (UPSTREAM_*) when the upstream fails before it. */
+  readonly answer: Promise<StreamedAnswer>;
+  /** Ends the exchange now (its caller went away): the upstream request, or its body, is aborted. */
+  cancel(): void;
+}
 
 /**
- * One upstream's HTTP client: a dedicated undici Agent (connect timeout, headers and body idle
+ * One upstream's transport, for every exchange Icefront has with it (issue #30: one policy): a
+ * dedicated undici Agent (its one connection pool: connect timeout, headers and body idle
  * timeouts) plus an overall deadline, so no request outlives `requestTimeoutMs` even when the
- * upstream drips bytes. Transport failures become Icefront errors: refused/unresolvable →
- * UPSTREAM_UNAVAILABLE, any timeout → UPSTREAM_TIMEOUT, reset/closed/malformed → UPSTREAM_BAD_GATEWAY.
+ * upstream drips bytes. Icefront's own calls read the answer whole (`send`); pass-through streams
+ * it (`stream`, which http-proxy-3 is given as its fetch). Transport failures become Icefront
+ * errors by one mapping (transport-faults.ts): refused/unresolvable → UPSTREAM_UNAVAILABLE, any
+ * timeout → UPSTREAM_TIMEOUT, reset/closed/malformed → UPSTREAM_BAD_GATEWAY.
  */
 export class UpstreamHttp {
   readonly agent: Agent;
@@ -95,6 +120,40 @@ export class UpstreamHttp {
     } finally {
       this.#deadlines.end(deadline);
     }
+  }
+
+  /**
+   * One exchange whose answer is streamed to its caller: the same pool, deadline (the whole
+   * exchange, body included) and failure mapping as `send`, observed when its head comes. The
+   * deadline's slot is left when the body closes.
+   */
+  stream(target: Target, what: string, request: StreamRequest): StreamedExchange {
+    const deadline = this.#deadlines.begin();
+    const started = performance.now();
+    let cancelled = false;
+    const answer = this.agent
+      .request({ origin: target.origin, path: target.path, method: request.method as Dispatcher.HttpMethod, headers: request.headers, body: request.body, signal: deadline })
+      .then(
+        (res): StreamedAnswer => {
+          this.observer?.answered(this.catalog, what, performance.now() - started, res.statusCode);
+          res.body.once('close', () => this.#deadlines.end(deadline));
+          return { status: res.statusCode, headers: res.headers, body: res.body };
+        },
+        (err: unknown) => {
+          this.#deadlines.end(deadline);
+          const fault = this.#fault(err, deadline.aborted && !cancelled, what);
+          this.observer?.failed(this.catalog, what, performance.now() - started, fault.code, fault.message);
+          throw fault;
+        },
+      );
+    return {
+      answer,
+      cancel: () => {
+        if (deadline.aborted) return;
+        cancelled = true;
+        deadline.abort(new Error('the caller went away'));
+      },
+    };
   }
 
   close(): Promise<void> {

@@ -18,4 +18,5 @@ export {
 export { upstreamTableCatalog } from './upstream-table-catalog.js';
 export { askUpstreamPlan, planOnUpstream, type UpstreamPlanAnswer, type UpstreamPlanOptions } from './upstream-plan.js';
 export { probeUpstream, type ProbeFailure, type UpstreamProbe } from './upstream-probe.js';
+export type { StreamedAnswer, StreamedExchange, StreamRequest } from './http-client.js';
 export { transportCode, transportFault, upstreamFault, type TransportFault } from './transport-faults.js';

@@ -5,7 +5,7 @@ import type { RestCatalogConfig } from '../../config/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { Logger, Tracing, UpstreamObserver } from '../../observability/index.js';
 import { buildClientConfig, rewriteProperties, type ClientConfigResponse, type RewriteContext } from './client-config.js';
-import { UpstreamHttp, type SendOptions, type Target } from './http-client.js';
+import { UpstreamHttp, type SendOptions, type StreamedExchange, type StreamRequest, type Target } from './http-client.js';
 import { encodeNamespace, encodeSegment, toUpstreamPath } from './paths.js';
 import { parseLoadTableResult, type UpstreamTable } from './load-table-result.js';
 import { UpstreamAuthenticator } from './upstream-auth.js';
@@ -66,6 +66,12 @@ export interface RestUpstream {
   /** Icefront's raw path after `/v1/{name}` → the upstream's path (`/v1/{upstream prefix}…`), relative to the uri. */
   upstreamPath(restPath: string): string;
   authHeaders(callerAuthorization: string | undefined): Promise<Record<string, string>>;
+  /**
+   * One exchange with `{uri}{path}` whose answer is streamed back as it comes (pass-through),
+   * through the same pool, deadline and failure mapping as Icefront's own calls; `what` names it
+   * in failures and observations. Admission is the caller's (`gate`), held while it streams.
+   */
+  stream(path: string, what: string, request: StreamRequest): StreamedExchange;
   /** One request to `{uri}{path}`; 4xx/5xx throw UpstreamResponseError, transport faults UPSTREAM_*. */
   request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse>;
   /** GET the table through the upstream, authorized as the caller (forward) or as Icefront. */
@@ -185,6 +191,10 @@ class RestUpstreamClient implements RestUpstream {
     );
     if (res.status >= 400) throw new UpstreamResponseError(this.name, what, res);
     return res;
+  }
+
+  stream(path: string, what: string, request: StreamRequest): StreamedExchange {
+    return this.#http.stream(this.#target(path), what, request);
   }
 
   async loadTable(namespace: readonly string[], table: string, callerAuthorization?: string, accessDelegation?: string): Promise<UpstreamTable> {

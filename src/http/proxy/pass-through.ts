@@ -4,16 +4,19 @@
  * X-Forwarded-* set, and upstream failures mapped to Iceberg errors (refused → 503, timeout →
  * 504, reset or garbage → 502). Nothing here decodes or re-encodes what it forwards; a JSON error
  * body is decoded only to check it is an ErrorModel, and then passes as it came.
+ *
+ * The exchange itself goes through the upstream's own transport (catalogs/rest http-client.ts,
+ * given to http-proxy-3 as its `fetch`): one connection pool, one deadline model and one failure
+ * mapping per upstream, for streamed requests and Icefront's own calls alike (issue #30).
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createProxyServer } from 'http-proxy-3';
-import { upstreamFault } from '../../catalogs/index.js';
-import { fail, genericErrorType, type IcefrontError } from '../../errors/index.js';
+import { upstreamFault, type StreamedAnswer, type StreamedExchange, type StreamRequest } from '../../catalogs/index.js';
+import { fail, genericErrorType, isIcefrontError, type IcefrontError } from '../../errors/index.js';
 import { toErrorModel } from '../error-response.js';
 import { requestSlot } from '../request-slot.js';
 
@@ -27,66 +30,74 @@ export interface PassThroughTarget {
   readonly setHeaders: Readonly<Record<string, string>>;
   /** Caller headers never forwarded to this upstream (e.g. Authorization in bearer/oauth2 modes). */
   readonly dropHeaders: readonly string[];
-  /** No response head from the upstream within this time → 504. */
+  /** The upstream's request timeout (whole exchange), as a failure's message names it. */
   readonly timeoutMs: number;
   /** The request body, when Icefront already read it from the client (else it is streamed). */
   readonly body?: string;
-  /** Told how the upstream answered (its status, or the error code of a failure) and when its head came. */
-  readonly observe?: (outcome: number | string, seconds: number) => void;
+  /** The upstream's transport: sends the request as http-proxy-3 prepared it and streams the answer back. */
+  exchange(request: StreamRequest): StreamedExchange;
 }
 
 /** RFC 9110 §7.6.1 hop-by-hop fields, plus proxy-specific ones a client must not steer. */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade'];
+/**
+ * Request fields the transport sets itself for its own connection: framing (Transfer-Encoding),
+ * persistence (http-proxy asks for `Connection: close` when it is given no agent) and Expect
+ * (Node's server already answered any `100-continue`, RFC 9110 §10.1.1).
+ */
+const TRANSPORT_OWNED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'expect', 'upgrade']);
 
 export interface PassThrough {
   forward(request: FastifyRequest, reply: FastifyReply, target: PassThroughTarget): Promise<void>;
   close(): void;
 }
 
+/** What http-proxy-3's fetch path calls its fetch with (web-incoming `prepareRequest`). */
+interface ProxyInit {
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body?: Readable | null;
+}
+
+/**
+ * An answer in the shape http-proxy-3's fetch path reads: status and `headers.entries()`, from
+ * which it writes the client's head. Its `body` is null: http-proxy-3 would wrap a body in
+ * `Readable.from` (a promise per chunk); the upstream's body is piped to the client as it is,
+ * once the head is written (`pipeBody`).
+ */
+class FetchShaped {
+  readonly statusText = '';
+  readonly headers: { entries(): IterableIterator<[string, string | string[]]> };
+  readonly body = null;
+  /** What goes to the client after the head: the upstream's body, or the error body already read. */
+  payload: Readable | Buffer;
+
+  constructor(readonly answer: StreamedAnswer) {
+    const fields: Record<string, string | string[]> = {};
+    for (const name in answer.headers) {
+      const value = answer.headers[name];
+      // Set-Cookie never passes: Icefront's callers hold no session with its upstreams.
+      if (value !== undefined && name !== 'set-cookie') fields[name] = value;
+    }
+    this.headers = { entries: () => Object.entries(fields)[Symbol.iterator]() };
+    this.payload = answer.body;
+  }
+
+  get status(): number {
+    return this.answer.status;
+  }
+}
+
 export function createPassThrough(): PassThrough {
-  // Kept-alive upstream connections: a new TCP connection per request would cap throughput.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const secureAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
-  const proxy = createProxyServer({ xfwd: true, changeOrigin: true, ignorePath: true, secure: true, followRedirects: false });
+  const proxy = createProxyServer({ xfwd: true, changeOrigin: true, ignorePath: true, followRedirects: false });
   // A listener keeps http-proxy from throwing on errors that arrive without a per-call callback.
   proxy.on('error', () => undefined);
-  // An upstream answer the client must not see as sent: a redirect (it would lead the caller, and
-  // its credentials, elsewhere) is a 502; an error that is not JSON (a stack trace, S3's XML) is
-  // wrapped in an ErrorModel with the upstream's status. Ending the response here stops the pipe.
-  // Set-Cookie never passes: Icefront's callers hold no session with its upstreams.
-  const observed = requestSlot<{ readonly started: number; readonly observe: NonNullable<PassThroughTarget['observe']> } | undefined>('icefront.upstreamObserved');
-  const observeOnce = (req: IncomingMessage, outcome: number | string) => {
-    const o = observed.get(req);
-    if (o === undefined) return;
-    observed.set(req, undefined);
-    o.observe(outcome, (performance.now() - o.started) / 1000);
-  };
-  proxy.on('proxyRes', (proxyRes, req, res) => {
-    observeOnce(req, proxyRes.statusCode ?? 502);
-    // An upstream body cut short (reset after part of its Content-Length) breaks the client's
-    // response too, instead of leaving the client waiting for bytes that never come.
-    proxyRes.once('close', () => {
-      if (!proxyRes.complete) res.destroy();
-    });
-    delete proxyRes.headers['set-cookie'];
-    const status = proxyRes.statusCode ?? 502;
-    const json = /^application\/(?:[\w.+-]*\+)?json\b/i.test(String(proxyRes.headers['content-type'] ?? ''));
-    const redirect = status >= 300 && status < 400 && status !== 304;
-    if (!redirect && status >= 400 && json) return checkJsonError(proxyRes, res, status);
-    if (!redirect && status < 400) return;
-    proxyRes.resume();
-    if (redirect) return writeError(res, fail('UPSTREAM_BAD_GATEWAY', `Upstream catalog answered a redirect (${status}), which Icefront does not follow`));
-    const type = String(proxyRes.headers['content-type'] ?? 'no content type').split(';')[0]!.slice(0, 60);
-    writeModel(res, { message: `Upstream catalog answered ${status} with ${type}, not an Iceberg error`, type: genericErrorType(status), code: status });
-  });
-  // An idle upstream socket (no head, or a body that stalls) fails with a timeout error the
-  // error callback can tell from a reset (http-proxy's own proxyTimeout reports a hang-up).
-  const timeouts = requestSlot<number>('icefront.upstreamTimeout');
-  const upstreamRequests = requestSlot<http.ClientRequest>('icefront.upstreamRequest');
-  proxy.on('proxyReq', (proxyReq, req) => {
-    upstreamRequests.set(req, proxyReq);
-    const ms = timeouts.get(req);
-    if (ms !== undefined) proxyReq.setTimeout(ms, () => proxyReq.destroy(timedOut()));
+  // http-proxy-3 has written the client's head from the answer (or an error was written instead):
+  // the body follows, unless the response is already over.
+  const answers = requestSlot<FetchShaped>('icefront.upstreamAnswer');
+  proxy.on('end', (req: IncomingMessage, res: ServerResponse) => {
+    const answer = answers.get(req);
+    if (answer && !res.writableEnded) pipeBody(answer.payload, res);
   });
   return {
     forward(request, reply, target) {
@@ -99,20 +110,19 @@ export function createPassThrough(): PassThrough {
         .map((n) => n.trim().toLowerCase())
         .filter((n) => n !== '');
       for (const name of [...named, ...HOP_BY_HOP, ...target.dropHeaders]) delete req.headers[name];
-      timeouts.set(req, target.timeoutMs);
-      if (target.observe) observed.set(req, { started: performance.now(), observe: target.observe });
-      // The request timeout bounds the whole exchange, not only each idle gap: an upstream that
-      // drips a byte at a time is cut off too (before its head: 504; after it: a broken response).
-      const deadline = setTimeout(() => {
-        const upstreamRequest = upstreamRequests.get(req);
-        if (upstreamRequest) upstreamRequest.destroy(timedOut());
-        else if (!res.headersSent) respondWithError(res, upstreamFault(target.catalog, target.what, timedOut(), target.timeoutMs, true), request);
-        observeOnce(req, 'UPSTREAM_TIMEOUT');
-        if (res.headersSent) res.destroy();
-      }, target.timeoutMs);
+      let exchange: StreamedExchange | undefined;
+      const send = async (_url: string, init: ProxyInit): Promise<FetchShaped> => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of init.headers) if (!TRANSPORT_OWNED.has(name)) headers[name] = value;
+        exchange = target.exchange({ method: init.method, headers, body: target.body ?? init.body ?? null });
+        const answer = new FetchShaped(await exchange.answer);
+        answers.set(req, answer);
+        return answer;
+      };
       return new Promise<void>((resolve) => {
         res.once('close', () => {
-          clearTimeout(deadline);
+          // the client went away (or was answered): an exchange still running ends here
+          exchange?.cancel();
           resolve();
         });
         proxy.web(
@@ -120,52 +130,82 @@ export function createPassThrough(): PassThrough {
           res,
           {
             target: target.url,
-            agent: target.url.startsWith('https:') ? secureAgent : agent,
             headers: { ...target.setHeaders },
-            ...(target.body !== undefined && { buffer: Readable.from([Buffer.from(target.body)]) }),
+            fetch: send as unknown as typeof fetch,
+            fetchOptions: { onAfterResponse: (answer) => judge(answer as unknown as FetchShaped, res) },
           },
           (err: Error, _req: IncomingMessage, out: ServerResponse | Socket) => {
-            const failure = upstreamFault(target.catalog, target.what, err, target.timeoutMs);
-            observeOnce(req, failure.code);
+            const failure = isIcefrontError(err) ? err : upstreamFault(target.catalog, target.what, err, target.timeoutMs);
             respondWithError(out, failure, request);
             resolve();
           },
         );
       });
     },
-    close: () => {
-      proxy.close();
-      agent.destroy();
-      secureAgent.destroy();
-    },
+    close: () => proxy.close(),
   };
+}
+
+/**
+ * An upstream answer the client must not see as sent, judged from its head before any byte goes
+ * out: a redirect (it would lead the caller, and its credentials, elsewhere) is a 502; a JSON
+ * error passes only when it is an ErrorModel; any other error (a stack trace, S3's XML) is
+ * wrapped in an ErrorModel with the upstream's status. Ending the response here stops the pipe.
+ */
+async function judge(shaped: FetchShaped, res: ServerResponse): Promise<void> {
+  const { status, headers, body } = shaped.answer;
+  const redirect = status >= 300 && status < 400 && status !== 304;
+  if (!redirect && status < 400) return;
+  const json = /^application\/(?:[\w.+-]*\+)?json\b/i.test(String(headers['content-type'] ?? ''));
+  if (!redirect && json) {
+    const read = await readError(body);
+    const decoded = read && decodedBody(read, headers['content-encoding']);
+    // an ErrorModel passes as sent, with the upstream's head (its Content-Encoding too)
+    if (decoded !== undefined && isErrorModelFor(status, decoded)) shaped.payload = read!;
+    else writeModel(res, { message: `Upstream catalog answered ${status} with JSON that is not an Iceberg error`, type: genericErrorType(status), code: status });
+    return;
+  }
+  body.resume();
+  if (redirect) return writeError(res, fail('UPSTREAM_BAD_GATEWAY', `Upstream catalog answered a redirect (${status}), which Icefront does not follow`));
+  const type = String(headers['content-type'] ?? 'no content type').split(';')[0]!.slice(0, 60);
+  writeModel(res, { message: `Upstream catalog answered ${status} with ${type}, not an Iceberg error`, type: genericErrorType(status), code: status });
+}
+
+/**
+ * The upstream's body to the client. A body that breaks off (reset, or the exchange's deadline)
+ * breaks the client's response too: its head is out, so only a broken connection tells the
+ * client the answer is incomplete.
+ */
+function pipeBody(payload: Readable | Buffer, res: ServerResponse): void {
+  if (Buffer.isBuffer(payload)) {
+    res.end(payload);
+    return;
+  }
+  payload.once('error', () => res.destroy());
+  payload.pipe(res);
 }
 
 /** The largest JSON error body read to check that it is an ErrorModel; a larger one is wrapped. */
 const MAX_ERROR_BODY = 64 * 1024;
 
 /**
- * A JSON error passes as sent only when it is an ErrorModel for its status (REST spec
- * IcebergErrorResponse; Java's ErrorHandlers read `error.code` and `error.type`); anything else
- * (`{"oops":true}`, a `code` that differs from the status) is wrapped like a non-JSON error. The
- * body is read instead of piped: http-proxy pipes through `proxyRes.pipe` after this event.
+ * A JSON error body, read whole to check that it is an ErrorModel (REST spec
+ * IcebergErrorResponse; Java's ErrorHandlers read `error.code` and `error.type`): undefined when
+ * it runs past MAX_ERROR_BODY or breaks off.
  */
-function checkJsonError(proxyRes: IncomingMessage, res: ServerResponse, status: number): void {
-  proxyRes.pipe = <T extends NodeJS.WritableStream>(dest: T): T => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    proxyRes.on('data', (chunk: Buffer) => {
+async function readError(body: Readable): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size <= MAX_ERROR_BODY) chunks.push(chunk);
-    });
-    proxyRes.once('end', () => {
-      const body = Buffer.concat(chunks);
-      const decoded = size <= MAX_ERROR_BODY ? decodedBody(body, proxyRes.headers['content-encoding']) : undefined;
-      if (decoded !== undefined && isErrorModelFor(status, decoded)) res.end(body);
-      else writeModel(res, { message: `Upstream catalog answered ${status} with JSON that is not an Iceberg error`, type: genericErrorType(status), code: status });
-    });
-    return dest;
-  };
+      if (size > MAX_ERROR_BODY) return undefined; // leaving the loop destroys the body
+      chunks.push(chunk);
+    }
+  } catch {
+    return undefined;
+  }
+  return Buffer.concat(chunks, size);
 }
 
 /**
@@ -173,8 +213,8 @@ function checkJsonError(proxyRes: IncomingMessage, res: ServerResponse, status: 
  * at most MAX_ERROR_BODY bytes decoded; undefined for any other coding or a body that does not
  * decode within that (an upstream that compresses, as Rustberg does, still has its errors read).
  */
-function decodedBody(body: Buffer, encoding: string | undefined): Buffer | undefined {
-  const coding = (encoding ?? 'identity').trim().toLowerCase();
+function decodedBody(body: Buffer, encoding: string | string[] | undefined): Buffer | undefined {
+  const coding = String(encoding ?? 'identity').trim().toLowerCase();
   const limit = { maxOutputLength: MAX_ERROR_BODY };
   try {
     if (coding === 'identity' || coding === '') return body;
@@ -194,10 +234,6 @@ function isErrorModelFor(status: number, body: Buffer): boolean {
   } catch {
     return false;
   }
-}
-
-function timedOut(): Error {
-  return Object.assign(new Error('upstream timed out'), { code: 'ETIMEDOUT' });
 }
 
 function respondWithError(out: ServerResponse | Socket, err: IcefrontError, request: FastifyRequest): void {

@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
+import { UpstreamHttp } from '../../../src/catalogs/rest/http-client.js';
 import { createPassThrough, type PassThroughTarget } from '../../../src/http/proxy/index.js';
 
 interface Seen {
@@ -46,15 +47,32 @@ async function gateway(target: (url: string) => PassThroughTarget): Promise<{ ap
   return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
 }
 
-const to = (base: string, extra: Partial<PassThroughTarget> = {}) => (url: string): PassThroughTarget => ({
-  url: base + url.replace(/^\/v1\/front/, '/api/catalog/v1/up%7Cstream'),
-  setHeaders: {},
-  dropHeaders: [],
-  timeoutMs: 2000,
-  catalog: 'front',
-  what: 'GET /v1/{prefix}/…',
-  ...extra,
-});
+/** One upstream transport per upstream and timeout, as the federation keeps one per catalog; closed when the tests are done. */
+const transports = new Map<string, UpstreamHttp>();
+t.teardown(() => Promise.all([...transports.values()].map((h) => h.close())));
+
+/** A target at `url` as the federation makes one: its exchange goes through a real upstream transport (undici, one pool). */
+function targetAt(url: string, extra: Partial<Omit<PassThroughTarget, 'exchange'>> = {}): PassThroughTarget {
+  const timeoutMs = extra.timeoutMs ?? 2000;
+  const { origin, pathname, search } = new URL(url);
+  const key = `${origin} ${timeoutMs}`;
+  const transport = transports.get(key) ?? new UpstreamHttp('front', 2000, timeoutMs);
+  transports.set(key, transport);
+  const what = 'GET /v1/{prefix}/…';
+  return {
+    url,
+    setHeaders: {},
+    dropHeaders: [],
+    timeoutMs,
+    catalog: 'front',
+    what,
+    ...extra,
+    exchange: (request) => transport.stream({ origin, path: pathname + search }, what, request),
+  };
+}
+
+const to = (base: string, extra: Partial<Omit<PassThroughTarget, 'exchange'>> = {}) => (url: string): PassThroughTarget =>
+  targetAt(base + url.replace(/^\/v1\/front/, '/api/catalog/v1/up%7Cstream'), extra);
 
 t.test('a request passes through byte for byte: raw path and query, streamed body, response as sent', async (t) => {
   const up = await upstream((_req, res) => {
@@ -147,7 +165,7 @@ t.test('a compressed upstream error is read to judge it: an ErrorModel passes as
     res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip', vary: 'accept-encoding' });
     res.end(zlib.gzipSync(body));
   });
-  const gw = await gateway((url) => ({ url: up.base + url.replace(/^\/v1\/front/, ''), setHeaders: {}, dropHeaders: [], timeoutMs: 2000, catalog: 'front', what: 'GET /v1/{prefix}/…' }));
+  const gw = await gateway((url) => targetAt(up.base + url.replace(/^\/v1\/front/, '')));
   t.teardown(async () => {
     await gw.app.close();
     await up.close();
@@ -215,7 +233,7 @@ t.test('upstream answers that are not Iceberg errors are wrapped; redirects are 
     '/model': (res) => res.writeHead(409, { 'content-type': 'application/json', 'set-cookie': 'x=1' }).end('{"error":{"message":"exists","type":"AlreadyExistsException","code":409}}'),
   };
   const up = await upstream((req, res) => answers[`/${req.url!.split('/').pop()}`]!(res));
-  const gw = await gateway((url) => ({ url: up.base + url.replace(/^\/v1\/front/, ''), setHeaders: {}, dropHeaders: [], timeoutMs: 2000, catalog: 'front', what: 'GET /v1/{prefix}/…' }));
+  const gw = await gateway((url) => targetAt(up.base + url.replace(/^\/v1\/front/, '')));
   t.teardown(async () => {
     await gw.app.close();
     await up.close();
@@ -280,4 +298,24 @@ t.test('the request timeout bounds the whole exchange, and an upstream cut short
     t.equal(outcome, 'broken', `${path}: the client sees a broken response, not a hang`);
     t.comment(`${path}: ended after ${Date.now() - started} ms`);
   }
+});
+
+// Bounded by the tap timeout: without the cancel the upstream's request stays open for the whole 60 s deadline.
+t.test('a client that goes away ends its upstream exchange, well before the deadline', { timeout: 15000 }, async (t) => {
+  let upstreamClosed!: () => void;
+  const closed = new Promise<void>((r) => (upstreamClosed = r));
+  const hang = http.createServer((req) => req.once('close', upstreamClosed)); // never answers
+  await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+  const gw = await gateway(to(`http://127.0.0.1:${(hang.address() as AddressInfo).port}`, { timeoutMs: 60_000 }));
+  t.teardown(async () => {
+    await gw.app.close();
+    hang.closeAllConnections();
+    await new Promise<void>((r) => hang.close(() => r()));
+  });
+  const client = new AbortController();
+  const answered = fetch(`${gw.base}/v1/front/namespaces`, { signal: client.signal }).catch((err: Error) => err.name);
+  setTimeout(() => client.abort(), 200);
+  t.equal(await answered, 'AbortError', 'the client gave up');
+  await closed;
+  t.pass("the upstream's request was closed when the client went away");
 });
