@@ -7,6 +7,9 @@ import { TRACING_OFF, type Tracing, type UpstreamObserver } from '../../observab
 import type { UpstreamResponse } from './upstream-error.js';
 import { Deadlines, type ExchangeSignal } from './deadlines.js';
 
+/** Why a streamed exchange was ended early: its caller went away (one instance: nobody reads its stack). */
+const CALLER_GONE = new Error('the caller went away');
+
 /** Largest upstream body read into memory when the caller names no cap of its own. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -131,27 +134,34 @@ export class UpstreamHttp {
     const deadline = this.#deadlines.begin();
     const started = performance.now();
     let cancelled = false;
+    let over = false;
     const answer = this.agent
       .request({ origin: target.origin, path: target.path, method: request.method as Dispatcher.HttpMethod, headers: request.headers, body: request.body, signal: deadline })
       .then(
         (res): StreamedAnswer => {
           this.observer?.answered(this.catalog, what, performance.now() - started, res.statusCode);
-          res.body.once('close', () => this.#deadlines.end(deadline));
+          res.body.once('close', () => {
+            over = true;
+            this.#deadlines.end(deadline);
+          });
           return { status: res.statusCode, headers: res.headers, body: res.body };
         },
         (err: unknown) => {
+          over = true;
           this.#deadlines.end(deadline);
-          const fault = this.#fault(err, deadline.aborted && !cancelled, what);
+          if (cancelled) throw err;
+          const fault = this.#fault(err, deadline.aborted, what);
           this.observer?.failed(this.catalog, what, performance.now() - started, fault.code, fault.message);
           throw fault;
         },
       );
     return {
       answer,
+      // called as every streamed response closes: a no-op (no Error made) for an exchange already over
       cancel: () => {
-        if (deadline.aborted) return;
+        if (over || deadline.aborted) return;
         cancelled = true;
-        deadline.abort(new Error('the caller went away'));
+        deadline.abort(CALLER_GONE);
       },
     };
   }
