@@ -52,6 +52,20 @@ module.exports = {
       to: { path: '^src/([^/]+)/.+', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/catalogs/[^/]+/index\\.ts$', '^src/planner/[^/]+/index\\.ts$'] },
     },
     {
+      name: 'one-way-to-an-upstream',
+      comment: "an upstream catalog is reached through its transport only (catalogs/rest http-client.ts: one pool, deadline and failure mapping; issue #30); undici elsewhere is the identity provider's token relay alone",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/catalogs/rest/', '^src/http/token-route\\.ts$'] },
+      to: { path: 'node_modules/undici/' },
+    },
+    {
+      name: 'http-proxy-3-private-to-proxy',
+      comment: 'http-proxy-3 stays inside http/proxy (the pass-through engine, fed by the upstream transport)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/http/proxy/' },
+      to: { path: 'node_modules/http-proxy-3/' },
+    },
+    {
       name: 'avsc-private-to-manifests',
       comment: 'avsc stays inside planner/manifests',
       severity: 'error',
