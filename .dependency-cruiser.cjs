@@ -19,6 +19,11 @@ for (const from of layers) {
   });
 }
 
+/** A package only the files under `allowed` may import. */
+function privateTo(name, pkg, allowed, comment) {
+  return { name, comment, severity: 'error', from: { path: '^src/', pathNot: allowed }, to: { path: `node_modules/${pkg}/` } };
+}
+
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
@@ -51,27 +56,10 @@ module.exports = {
       from: { path: '^src/([^/]+)/' },
       to: { path: '^src/([^/]+)/.+', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/catalogs/[^/]+/index\\.ts$', '^src/planner/[^/]+/index\\.ts$'] },
     },
-    {
-      name: 'one-way-to-an-upstream',
-      comment: "an upstream catalog is reached through its transport only (catalogs/rest http-client.ts: one pool, deadline and failure mapping; issue #30); undici elsewhere is the identity provider's token relay alone",
-      severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/catalogs/rest/', '^src/http/token-route\\.ts$'] },
-      to: { path: 'node_modules/undici/' },
-    },
-    {
-      name: 'http-proxy-3-private-to-proxy',
-      comment: 'http-proxy-3 stays inside http/proxy (the pass-through engine, fed by the upstream transport)',
-      severity: 'error',
-      from: { path: '^src/', pathNot: '^src/http/proxy/' },
-      to: { path: 'node_modules/http-proxy-3/' },
-    },
-    {
-      name: 'avsc-private-to-manifests',
-      comment: 'avsc stays inside planner/manifests',
-      severity: 'error',
-      from: { path: '^src/', pathNot: '^src/planner/manifests/' },
-      to: { path: 'node_modules/avsc/' },
-    },
+    privateTo('one-way-to-an-upstream', 'undici', ['^src/catalogs/rest/', '^src/http/token-route\\.ts$'],
+      "an upstream catalog is reached through its transport only (catalogs/rest http-client.ts: one pool, deadline and failure mapping; issue #30); undici elsewhere is the identity provider's token relay alone"),
+    privateTo('http-proxy-3-private-to-proxy', 'http-proxy-3', ['^src/http/proxy/'], 'http-proxy-3 stays inside http/proxy (the pass-through engine, fed by the upstream transport)'),
+    privateTo('avsc-private-to-manifests', 'avsc', ['^src/planner/manifests/'], 'avsc stays inside planner/manifests'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
