@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type LoadTableResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
 import { ifNoneMatchHits } from './conditional.js';
+import { sendJsonNegotiated } from './compression.js';
 import { sendJson } from './reply.js';
 import type { Origin } from './origin.js';
 import { decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
@@ -145,7 +146,7 @@ export function catalogRoutes(service: Service, tokenEndpoint?: string): Readonl
       ENDPOINTS.planTableScan,
       async (ctx) => {
         const { prefix, namespace, table } = readCatalogPath(ctx);
-        return sendJson(ctx.reply, 200, await service.planTableScan(prefix, { namespace, name: table }, ctx.request.body, callerOf(ctx)));
+        return sendJsonNegotiated(ctx.request, ctx.reply, 200, await service.planTableScan(prefix, { namespace, name: table }, ctx.request.body, callerOf(ctx)));
       },
     ],
     [
@@ -153,7 +154,7 @@ export function catalogRoutes(service: Service, tokenEndpoint?: string): Readonl
       async (ctx) => {
         const { prefix, namespace, table } = readCatalogPath(ctx);
         const planId = planIdOf(ctx);
-        return sendJson(ctx.reply, 200, await service.fetchPlanningResult(prefix, { namespace, name: table }, planId, callerOf(ctx)));
+        return sendJsonNegotiated(ctx.request, ctx.reply, 200, await service.fetchPlanningResult(prefix, { namespace, name: table }, planId, callerOf(ctx)));
       },
     ],
     [
@@ -169,7 +170,7 @@ export function catalogRoutes(service: Service, tokenEndpoint?: string): Readonl
       ENDPOINTS.fetchScanTasks,
       async (ctx) => {
         const { prefix, namespace, table } = readCatalogPath(ctx);
-        return sendJson(ctx.reply, 200, await service.fetchScanTasks(prefix, { namespace, name: table }, ctx.request.body, callerOf(ctx)));
+        return sendJsonNegotiated(ctx.request, ctx.reply, 200, await service.fetchScanTasks(prefix, { namespace, name: table }, ctx.request.body, callerOf(ctx)));
       },
     ],
   ]);

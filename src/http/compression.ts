@@ -1,0 +1,51 @@
+/**
+ * Compressed planning answers (issue #31): a `/plan` or `/tasks` answer runs to a MiB of JSON
+ * per page, which compresses to a small fraction. Iceberg Java (Apache HttpClient 5), pyiceberg
+ * (requests) and Go's net/http ask for gzip and decode it; an answer is compressed only when the
+ * client asks (RFC 9110 §12.5.3 Accept-Encoding) and it is not tiny. The work runs on libuv's
+ * thread pool (zlib's async API), never on the event loop, at a fast level: JSON of tasks is
+ * repetitive enough that level 1 already takes a page of tasks to a few percent of its size.
+ */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { stringifyJson } from '../json/index.js';
+
+/** Answers below this many bytes go as they are: compressing them saves less than it costs. */
+export const MIN_COMPRESSED_BYTES = 4096;
+
+const gzip = promisify(zlib.gzip);
+const GZIP_OPTIONS: zlib.ZlibOptions = { level: 1 };
+
+/**
+ * Whether an Accept-Encoding field value (RFC 9110 §12.5.3) accepts gzip: `gzip` or `x-gzip`
+ * with a weight above 0, or else `*` with a weight above 0. Codings are case-insensitive; an
+ * explicit `gzip;q=0` refuses it even when `*` is accepted.
+ */
+export function acceptsGzip(header: string | readonly string[] | undefined): boolean {
+  if (header === undefined) return false;
+  const value = typeof header === 'string' ? header : header.join(',');
+  let star: boolean | undefined;
+  for (const member of value.split(',')) {
+    const [name = '', ...params] = member.split(';');
+    const coding = name.trim().toLowerCase();
+    if (coding === '') continue;
+    const weight = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find((q) => q !== undefined);
+    const accepted = weight === undefined || Number(weight) > 0;
+    if (coding === 'gzip' || coding === 'x-gzip') return accepted;
+    if (coding === '*') star = accepted;
+  }
+  return star === true;
+}
+
+/**
+ * Writes a JSON answer, gzip-compressed when the client accepts it and it is at least
+ * MIN_COMPRESSED_BYTES. The answer varies with Accept-Encoding either way, so caches are told
+ * (`Vary`, RFC 9110 §12.5.5).
+ */
+export async function sendJsonNegotiated(request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): Promise<FastifyReply> {
+  const text = stringifyJson(body);
+  reply.code(status).type('application/json').header('vary', 'accept-encoding');
+  if (text.length < MIN_COMPRESSED_BYTES || !acceptsGzip(request.headers['accept-encoding'])) return reply.send(text);
+  return reply.header('content-encoding', 'gzip').send(await gzip(text, GZIP_OPTIONS));
+}
