@@ -66,6 +66,8 @@ export interface UpstreamStubOptions {
   readonly basePath?: string;
   /** Listen on this port (e.g. one a closed stub used: it comes back); default a free one. */
   readonly port?: number;
+  /** A table load whose If-None-Match names the table's current ETag answers 304 (as Rustberg and Gravitino do). */
+  readonly conditionalLoads?: boolean;
 }
 
 /** Requests held by `hold`: answered as usual once released. */
@@ -194,16 +196,18 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     });
   };
 
-  const loadTable = (rawNamespace: string, rawTable: string): StubAnswer => {
+  const loadTable = (rawNamespace: string, rawTable: string, ifNoneMatch: string | undefined): StubAnswer => {
     const namespace = rawNamespace.split(separator).map(decodeURIComponent);
     const name = decodeURIComponent(rawTable);
     const table = options.tables?.find((t) => t.name === name && t.namespace.join('\u0000') === namespace.join('\u0000'));
     if (!table) return errorModel(404, 'NoSuchTableException', `Table does not exist: ${namespace.join('.')}.${name}`);
+    const etag = `"${tokenCount}-${path.basename(table.metadataFile)}"`;
+    if (options.conditionalLoads && ifNoneMatch === etag) return { status: 304, body: '', headers: { etag } };
     const metadata = fs.readFileSync(table.metadataFile, 'utf8');
     const location = `file://${table.metadataFile}`;
     // the metadata text is embedded verbatim so 64-bit ids stay exact
     const body = `{"metadata-location":${JSON.stringify(location)},"metadata":${metadata},"config":${JSON.stringify(table.config ?? {})}}`;
-    return { status: 200, body, headers: { etag: `"${tokenCount}-${path.basename(table.metadataFile)}"` } };
+    return { status: 200, body, headers: { etag } };
   };
 
   const route = (req: LoggedRequest): StubAnswer => {
@@ -218,7 +222,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     const head = prefixPath === undefined ? '/v1/' : `/v1/${prefixPath}/`;
     if (!rest.startsWith(head)) return errorModel(404, 'NotFoundException', `Unknown prefix: ${rest}`);
     const table = /^namespaces\/([^/]+)\/tables\/([^/]+)$/.exec(rest.slice(head.length));
-    if (req.method === 'GET' && table) return loadTable(table[1]!, table[2]!);
+    if (req.method === 'GET' && table) return loadTable(table[1]!, table[2]!, req.headers['if-none-match']);
     return errorModel(404, 'NotFoundException', `No route: ${req.method} ${rest}`);
   };
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Dispatcher } from 'undici';
 import { singleFlight, type ByteBudget, type SingleFlight } from '../../cache/index.js';
 import type { RestCatalogConfig } from '../../config/index.js';
@@ -17,6 +18,14 @@ import { UpstreamResponseError, type UpstreamResponse } from './upstream-error.j
 const CONFIG_TTL_MS = 30_000;
 /** Bound on cached configs (one per forwarded caller identity, one otherwise). */
 const MAX_CONFIGS = 256;
+/**
+ * How long a table load's body is kept to revalidate with the upstream's ETag (`If-None-Match`)
+ * instead of loading it again. Bounded because the body may carry vended credentials, which
+ * expire whatever the ETag says (lakekeeper #1862): after this, the table is loaded in full.
+ */
+const REVALIDATE_WITHIN_MS = 5 * 60_000;
+/** Table bodies kept for revalidation, per upstream (an estimate: the raw bytes, and the parsed metadata at 3× them). */
+const TABLE_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface RestUpstreamOptions {
   readonly logger?: Logger;
@@ -104,6 +113,11 @@ class RestUpstreamClient implements RestUpstream {
   readonly #log: Logger | undefined;
   readonly #configs = new Map<string, { readonly value: UpstreamConfig; readonly expiresAt: number }>();
   readonly #configFlight: SingleFlight<UpstreamConfig>;
+  /** The last table loads that came with an ETag, per caller, table and access delegation. */
+  readonly #tables = new LRUCache<string, { readonly table: UpstreamTable; readonly etag: string; readonly fetchedAt: number }>({
+    maxSize: TABLE_BODY_BYTES,
+    sizeCalculation: (e) => e.table.raw.length * 4 + 1,
+  });
   #latest: UpstreamConfig | undefined;
 
   constructor(config: RestCatalogConfig, options: RestUpstreamOptions) {
@@ -197,15 +211,30 @@ class RestUpstreamClient implements RestUpstream {
     return this.#http.stream(this.#target(path), what, request);
   }
 
+  /**
+   * Every load asks the upstream, as the caller, so the upstream authorizes each one (a caller it
+   * no longer allows is refused). A body loaded before, for the same caller, table and access
+   * delegation, within REVALIDATE_WITHIN_MS, is revalidated with its ETag: a 304 reuses it without
+   * reading or parsing the table again (issue #31: a plan's every /tasks redemption loads it).
+   */
   async loadTable(namespace: readonly string[], table: string, callerAuthorization?: string, accessDelegation?: string): Promise<UpstreamTable> {
     const upstream = await this.fetchConfig(callerAuthorization);
     const rest = `/namespaces/${encodeNamespace(namespace)}/tables/${encodeSegment(table)}`;
     const path = toUpstreamPath(upstream.prefix, upstream.namespaceSeparator, rest);
     const headers: Record<string, string> = accessDelegation === undefined ? {} : { 'x-iceberg-access-delegation': accessDelegation };
+    const key = `${callerKeyOf(callerAuthorization)}\0${path}\0${accessDelegation ?? ''}`;
+    const held = this.#tables.get(key);
+    const known = held && this.#now() - held.fetchedAt < REVALIDATE_WITHIN_MS ? held : undefined;
+    if (known) headers['if-none-match'] = known.etag;
     return this.#logged(async () => {
       const res = await this.#call('GET', path, callerAuthorization, headers, this.#limits.loadTableBytes);
+      if (res.status === 304 && known) return known.table;
       if (res.status !== 200) throw this.#unexpected('the table load', res.status);
-      return parseLoadTableResult(res, this.name);
+      const loaded = parseLoadTableResult(res, this.name);
+      const etag = res.headers['etag'];
+      if (typeof etag === 'string' && etag !== '') this.#tables.set(key, { table: loaded, etag, fetchedAt: this.#now() });
+      else this.#tables.delete(key);
+      return loaded;
     });
   }
 
