@@ -39,13 +39,37 @@ export function acceptsGzip(header: string | readonly string[] | undefined): boo
 }
 
 /**
+ * The gzip form of answers already sent, by answer object. A /tasks answer kept whole in the
+ * page cache (service scan-planning `TasksPage`) is the same object at every redemption, so it is
+ * compressed once; the form lives as long as the answer does.
+ */
+const GZIPPED = new WeakMap<object, Promise<Buffer>>();
+
+/** An answer's bytes as negotiated: gzip (made once per answer object) when accepted and not tiny, else the JSON text. */
+export async function negotiatedBody(body: object, acceptEncoding: string | readonly string[] | undefined): Promise<{ readonly bytes: string | Buffer; readonly gzip: boolean }> {
+  const wanted = acceptsGzip(acceptEncoding);
+  const held = wanted ? GZIPPED.get(body) : undefined;
+  if (held) return { bytes: await held, gzip: true };
+  const text = stringifyJson(body);
+  if (!wanted || text.length < MIN_COMPRESSED_BYTES) return { bytes: text, gzip: false };
+  const zipped = gzip(text, GZIP_OPTIONS);
+  GZIPPED.set(body, zipped);
+  try {
+    return { bytes: await zipped, gzip: true };
+  } catch (err) {
+    GZIPPED.delete(body);
+    throw err;
+  }
+}
+
+/**
  * Writes a JSON answer, gzip-compressed when the client accepts it and it is at least
  * MIN_COMPRESSED_BYTES. The answer varies with Accept-Encoding either way, so caches are told
  * (`Vary`, RFC 9110 §12.5.5).
  */
-export async function sendJsonNegotiated(request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): Promise<FastifyReply> {
-  const text = stringifyJson(body);
+export async function sendJsonNegotiated(request: FastifyRequest, reply: FastifyReply, status: number, body: object): Promise<FastifyReply> {
+  const { bytes, gzip: zipped } = await negotiatedBody(body, request.headers['accept-encoding']);
   reply.code(status).type('application/json').header('vary', 'accept-encoding');
-  if (text.length < MIN_COMPRESSED_BYTES || !acceptsGzip(request.headers['accept-encoding'])) return reply.send(text);
-  return reply.header('content-encoding', 'gzip').send(await gzip(text, GZIP_OPTIONS));
+  if (zipped) reply.header('content-encoding', 'gzip');
+  return reply.send(bytes);
 }

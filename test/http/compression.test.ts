@@ -6,7 +6,7 @@
  */
 import zlib from 'node:zlib';
 import t from 'tap';
-import { acceptsGzip, MIN_COMPRESSED_BYTES } from '../../src/http/compression.js';
+import { acceptsGzip, MIN_COMPRESSED_BYTES, negotiatedBody } from '../../src/http/compression.js';
 import { buildIcefront } from '../../src/main.js';
 import { testConfig } from '../helpers/config.js';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../helpers/real-fixtures.js';
@@ -81,4 +81,19 @@ t.test('a tiny answer is never compressed, even when asked', { skip: !realFixtur
   t.ok(res.rawPayload.length < MIN_COMPRESSED_BYTES, `the answer is ${res.rawPayload.length} bytes`);
   t.equal(res.headers['content-encoding'], undefined, 'sent as is');
   t.same((JSON.parse(res.payload) as { 'file-scan-tasks': unknown[] })['file-scan-tasks'], []);
+});
+
+t.test("an answer's compressed form is made once: the same answer object gives the same bytes, another object its own", async (t) => {
+  const tasks = Array.from({ length: 200 }, (_, i) => ({ 'data-file': { 'file-path': `s3://b/t/data/${i}.parquet`, 'record-count': i } }));
+  const page = { 'file-scan-tasks': tasks };
+  const a = await negotiatedBody(page, 'gzip');
+  const b = await negotiatedBody(page, 'gzip, deflate');
+  t.ok(a.gzip && b.gzip, 'gzip, as asked');
+  t.equal(a.bytes, b.bytes, 'the very same buffer: not compressed again');
+  const copy = await negotiatedBody({ 'file-scan-tasks': tasks }, 'gzip');
+  t.not(copy.bytes, a.bytes, 'an equal but other answer is compressed on its own');
+  t.same(copy.bytes, a.bytes, 'to the same bytes');
+  const plain = await negotiatedBody(page, undefined);
+  t.equal(plain.gzip, false, 'a client that does not ask gets the text');
+  t.equal(zlib.gunzipSync(a.bytes as Buffer).toString('utf8'), plain.bytes, 'which is what the gzip form decodes to');
 });

@@ -1,7 +1,8 @@
 /**
  * The caches of in-process planning, sized from one byte budget (`planning.cache-bytes`, or a
- * planning worker's share of it): 60% decoded manifest slices, 5% manifest lists, 25% delete
- * indexes. The other 10% is the upstream plans being paged, which the main thread keeps.
+ * planning worker's share of it): 50% decoded manifest slices, 5% manifest lists, 25% delete
+ * indexes. The other 20% the main thread keeps: upstream plans being paged (10%) and redemption
+ * answers kept whole (10%).
  */
 import { createComputeCache, type ComputeCache } from '../../cache/index.js';
 import type { ManifestFile } from '../../iceberg/index.js';
@@ -28,7 +29,7 @@ export function createPlanningCaches(
       metrics.manifestReadsCoalesced.inc();
     },
   };
-  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.6), sizeOf: sliceBytes, metrics: manifestMetrics, ...traced });
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.5), sizeOf: sliceBytes, metrics: manifestMetrics, ...traced });
   const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * 0.05), sizeOf: manifestListBytes, metrics: metrics.cache, ...traced });
   const deleteIndexCache = createComputeCache<DeleteFileIndex>({
     name: 'delete-index',

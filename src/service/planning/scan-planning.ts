@@ -6,6 +6,7 @@
  * - /tasks redeems a plan task by reading only its manifest slices plus the snapshot's delete index;
  * - GET /plan/{id} re-plans the pinned scan a plan id carries; DELETE answers 204.
  */
+import { createComputeCache, type ComputeCache } from '../../cache/index.js';
 import type { Catalog, LoadedTable } from '../../catalogs/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { Logger, Metrics } from '../../observability/index.js';
@@ -21,6 +22,7 @@ import {
   planTaskMatches,
   type ListFacts,
   type PlanRef,
+  type PlanTask,
   type TableBinding,
 } from '../../tokens/index.js';
 import { currentSchema, type TableIdentifier } from '../../iceberg/index.js';
@@ -42,6 +44,28 @@ export interface ScanPlanningOptions {
   readonly engine: PlanEngine;
   readonly metrics?: Metrics;
   readonly logger?: Logger;
+  /** Redemption answers kept whole (`planning.cache-bytes`' share for pages); without it, concurrent ones are still computed once. */
+  readonly pageCache?: ComputeCache<TasksPage>;
+}
+
+/**
+ * A /tasks answer as it goes out, with what it holds. A plan task's answer depends only on the
+ * string and the snapshot it pins, so a repeated redemption (a dashboard re-running its query
+ * redeems the same strings) is this object again: nothing decoded or serialised anew, and the
+ * HTTP layer's compressed form of it (http/compression.ts) made once.
+ */
+export interface TasksPage {
+  readonly answer: FetchScanTasksResult;
+  readonly snapshotId: bigint;
+  readonly files: number;
+  readonly planTasks: number;
+  /** Its JSON's length. */
+  readonly bytes: number;
+}
+
+/** What a kept page costs: its JSON, and room for the compressed form kept beside it. */
+export function tasksPageBytes(page: TasksPage): number {
+  return Math.ceil(page.bytes * 1.25) + 256;
 }
 
 /** `onOutcome` is told what each answer held (status page, audit stream). */
@@ -58,6 +82,7 @@ const LOGGED_FILES = 10_000;
 export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
   const key = options.tokenKey;
   const logged = new LRUCache<string, true>({ max: LOGGED_FILES });
+  const pages = options.pageCache ?? createComputeCache<TasksPage>({ name: 'pages', maxBytes: 0, sizeOf: tasksPageBytes });
 
   /** Counts every file whose metrics were ignored; logs each file once (debug). */
   function contradictoryMetrics(prefix: string, table: LoadedTable) {
@@ -108,6 +133,32 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
     return { inline, planTasks };
   }
 
+  /** The answer to a plan task that decoded and matched `table`. */
+  async function writePage(prefix: string, table: LoadedTable, task: PlanTask): Promise<TasksPage> {
+    const request = pinnedRequest(table, task, 'NO_SUCH_PLAN_TASK');
+    // A range's block hint lets the reader fetch only those bytes (Gravitino design §8.5); its
+    // manifest's list entry, carried by a task whose MAC verified, spares reading the list.
+    const facts = task.facts;
+    const ranges = task.ranges.map((r): RangeToRead => {
+      const listed = facts?.manifests.get(r.manifest);
+      return listed ? { ...r, listed: { ...listed, content: 0 } } : r;
+    });
+    let written: WrittenTasks | undefined;
+    try {
+      written = await engine.write(jobOf(prefix, table, request), ranges, { ...(facts?.noDeletes && { noDeletes: true }) });
+    } catch (err) {
+      // A hint that does not land on a block (only an unsigned, edited string can carry one) is not the table's fault.
+      if (!isIcefrontError(err, 'INVALID_METADATA') || !ranges.some((r) => r.offset !== undefined)) throw err;
+      throw noSuchPlanTask();
+    }
+    if (!written) throw noSuchPlanTask();
+    // A fan-out task hands its further batches out as plan tasks of their own.
+    const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...planRefOf(task), ranges: batch, ...(facts && { facts }) }, key));
+    const answer = { ...tasksJson(written), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
+    const bytes = written.fileScanTasks.length + (written.deleteFiles?.length ?? 0) + fanned.reduce((n, s) => n + s.length + 3, 0);
+    return { answer, snapshotId: task.snapshotId, files: written.count, planTasks: fanned.length, bytes };
+  }
+
   return {
     async plan(prefix, catalog, id, body, onOutcome) {
       options.metrics?.planRequests.inc();
@@ -154,27 +205,11 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       const task = decodePlanTask(text, key);
       if (!task || !planTaskMatches(task, binding(prefix, loaded))) throw noSuchPlanTask();
       const table = await withPinnedSnapshot(catalog, id, loaded, task.snapshotId);
-      const request = pinnedRequest(table, task, 'NO_SUCH_PLAN_TASK');
-      // A range's block hint lets the reader fetch only those bytes (Gravitino design §8.5); its
-      // manifest's list entry, carried by a task whose MAC verified, spares reading the list.
-      const facts = task.facts;
-      const ranges = task.ranges.map((r): RangeToRead => {
-        const listed = facts?.manifests.get(r.manifest);
-        return listed ? { ...r, listed: { ...listed, content: 0 } } : r;
-      });
-      let written: WrittenTasks | undefined;
-      try {
-        written = await engine.write(jobOf(prefix, table, request), ranges, { ...(facts?.noDeletes && { noDeletes: true }) });
-      } catch (err) {
-        // A hint that does not land on a block (only an unsigned, edited string can carry one) is not the table's fault.
-        if (!isIcefrontError(err, 'INVALID_METADATA') || !ranges.some((r) => r.offset !== undefined)) throw err;
-        throw noSuchPlanTask();
-      }
-      if (!written) throw noSuchPlanTask();
-      // A fan-out task hands its further batches out as plan tasks of their own.
-      const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...planRefOf(task), ranges: batch, ...(facts && { facts }) }, key));
-      onOutcome?.({ snapshotId: task.snapshotId, files: written.count, planTasks: fanned.length });
-      return { ...tasksJson(written), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
+      // Looked up only now: the caller's access to the table was checked by loading it, and the
+      // string matched the table. The metadata location keys a table replaced under its name apart.
+      const page = await pages.get(JSON.stringify([prefix, table.metadataLocation, text]), () => writePage(prefix, table, task));
+      onOutcome?.({ snapshotId: page.snapshotId, files: page.files, planTasks: page.planTasks });
+      return page.answer;
     },
   };
 }
