@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type LoadTableResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
 import { ifNoneMatchHits } from './conditional.js';
-import { sendJsonNegotiated } from './compression.js';
+import { acceptsGzip, gzippedOnce, MIN_COMPRESSED_BYTES, sendJsonNegotiated } from './compression.js';
 import { sendJson } from './reply.js';
 import type { Origin } from './origin.js';
 import { decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
@@ -42,13 +42,20 @@ export function callerOf(ctx: RouteContext): CallerContext {
   };
 }
 
-/** A loaded table's answer: its ETag, then 304 when If-None-Match still matches it, else the body. */
-function answerLoadTable(ctx: RouteContext, loaded: LoadTableResponse): FastifyReply {
+/**
+ * A loaded table's answer: its ETag, then 304 when If-None-Match still matches it, else the body,
+ * gzipped (once per loaded table) when the client accepts it and it is not tiny. The gzip form is
+ * another representation, so its tag is the weak form of the same one (RFC 9110 §8.8.1, as nginx
+ * does); If-None-Match compares weakly, so either form revalidates.
+ */
+function answerLoadTable(ctx: RouteContext, loaded: LoadTableResponse): FastifyReply | Promise<FastifyReply> {
   const current = (loaded.result.metadata as Readonly<Record<string, unknown>>)['current-snapshot-id'];
   if (typeof current === 'bigint' || (typeof current === 'number' && current >= 0)) noteOutcome(ctx.request.raw, { snapshotId: BigInt(current) });
-  ctx.reply.header('etag', loaded.etag);
+  const zip = loaded.body.length >= MIN_COMPRESSED_BYTES && acceptsGzip(ctx.request.headers['accept-encoding']);
+  ctx.reply.header('etag', zip ? `W/${loaded.etag}` : loaded.etag).header('vary', 'accept-encoding');
   if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();
-  return ctx.reply.code(200).type('application/json').send(loaded.body);
+  if (!zip) return ctx.reply.code(200).type('application/json').send(loaded.body);
+  return gzippedOnce(loaded, loaded.body).then((bytes) => ctx.reply.code(200).type('application/json').header('content-encoding', 'gzip').send(bytes));
 }
 
 /** The `{plan-id}` path segment, decoded as Java's RESTUtil.decodeString does (wire-format §3). */

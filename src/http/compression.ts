@@ -1,6 +1,6 @@
 /**
- * Compressed planning answers (issue #31): a `/plan` or `/tasks` answer runs to a MiB of JSON
- * per page, which compresses to a small fraction. Iceberg Java (Apache HttpClient 5), pyiceberg
+ * Compressed answers (issue #31): a `/plan` or `/tasks` answer runs to a MiB of JSON per page,
+ * and a table's metadata to many, which compress to a small fraction. Iceberg Java (Apache HttpClient 5), pyiceberg
  * (requests) and Go's net/http ask for gzip and decode it; an answer is compressed only when the
  * client asks (RFC 9110 §12.5.3 Accept-Encoding) and it is not tiny. The work runs on libuv's
  * thread pool (zlib's async API), never on the event loop, at a fast level: JSON of tasks is
@@ -44,6 +44,17 @@ export function acceptsGzip(header: string | readonly string[] | undefined): boo
  * compressed once; the form lives as long as the answer does.
  */
 const GZIPPED = new WeakMap<object, Promise<Buffer>>();
+
+/** `bytes` (the serialised form of `holder`, e.g. a kept LoadTableResponse) gzipped, once per holder. */
+export function gzippedOnce(holder: object, bytes: Buffer): Promise<Buffer> {
+  let zipped = GZIPPED.get(holder);
+  if (!zipped) {
+    zipped = gzip(bytes, GZIP_OPTIONS);
+    GZIPPED.set(holder, zipped);
+    zipped.catch(() => GZIPPED.delete(holder));
+  }
+  return zipped;
+}
 
 /** An answer's bytes as negotiated: gzip (made once per answer object) when accepted and not tiny, else the JSON text. */
 export async function negotiatedBody(body: object, acceptEncoding: string | readonly string[] | undefined): Promise<{ readonly bytes: string | Buffer; readonly gzip: boolean }> {

@@ -10,6 +10,7 @@ import { acceptsGzip, MIN_COMPRESSED_BYTES, negotiatedBody } from '../../src/htt
 import { buildIcefront } from '../../src/main.js';
 import { testConfig } from '../helpers/config.js';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../helpers/real-fixtures.js';
+import { demoCatalog } from '../service/planning/helpers.js';
 
 t.test('Accept-Encoding is read as RFC 9110 §12.5.3 says', async (t) => {
   const cases: Array<[string | undefined, boolean]> = [
@@ -96,4 +97,27 @@ t.test("an answer's compressed form is made once: the same answer object gives t
   const plain = await negotiatedBody(page, undefined);
   t.equal(plain.gzip, false, 'a client that does not ask gets the text');
   t.equal(zlib.gunzipSync(a.bytes as Buffer).toString('utf8'), plain.bytes, 'which is what the gzip form decodes to');
+});
+
+t.test('a load-table answer comes gzipped when asked, under the weak form of its ETag; either form revalidates', async (t) => {
+  const { app } = buildIcefront(testConfig([demoCatalog()]));
+  t.teardown(() => app.close());
+  const url = '/v1/demo/namespaces/sales/tables/orders';
+  const get = (headers: Record<string, string>) => app.inject({ method: 'GET', url, headers });
+  const plain = await get({});
+  const zipped = await get({ 'accept-encoding': 'gzip, deflate' });
+  t.equal(plain.statusCode, 200);
+  t.ok(plain.rawPayload.length >= MIN_COMPRESSED_BYTES, `the table's answer is ${plain.rawPayload.length} bytes`);
+  t.equal(plain.headers['content-encoding'], undefined);
+  t.equal(zipped.headers['content-encoding'], 'gzip', 'gzipped when asked');
+  t.equal(zlib.gunzipSync(zipped.rawPayload).toString('utf8'), plain.payload, 'and decodes to the uncompressed answer');
+  const strong = String(plain.headers['etag']);
+  t.match(strong, /^"[^"]+"$/, 'the uncompressed answer has a strong ETag');
+  t.equal(zipped.headers['etag'], `W/${strong}`, 'the gzipped one its weak form');
+  t.match(zipped.headers['vary'], /accept-encoding/i);
+  for (const tag of [strong, `W/${strong}`])
+    for (const encoding of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+      const again = await get({ 'if-none-match': tag, ...encoding });
+      t.equal(again.statusCode, 304, `If-None-Match ${tag}${'accept-encoding' in encoding ? ', gzip accepted' : ''}: 304`);
+    }
 });
