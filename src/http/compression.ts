@@ -1,8 +1,8 @@
 /**
  * Compressed answers (issue #31): a `/plan` or `/tasks` answer runs to a MiB of JSON per page,
- * and a table's metadata to many, which compress to a small fraction. Iceberg Java (Apache HttpClient 5), pyiceberg
- * (requests) and Go's net/http ask for gzip and decode it; an answer is compressed only when the
- * client asks (RFC 9110 §12.5.3 Accept-Encoding) and it is not tiny. The work runs on libuv's
+ * and a table's metadata to many, which compress to a small fraction. Iceberg Java (Apache
+ * HttpClient 5), pyiceberg (requests) and Go's net/http ask for gzip and decode it; an answer is
+ * compressed only when the client asks (RFC 9110 §12.5.3 Accept-Encoding) and it is not tiny. The work runs on libuv's
  * thread pool (zlib's async API), never on the event loop, at a fast level: JSON of tasks is
  * repetitive enough that level 1 already takes a page of tasks to a few percent of its size.
  */
@@ -46,7 +46,7 @@ export function acceptsGzip(header: string | readonly string[] | undefined): boo
 const GZIPPED = new WeakMap<object, Promise<Buffer>>();
 
 /** `bytes` (the serialised form of `holder`, e.g. a kept LoadTableResponse) gzipped, once per holder. */
-export function gzippedOnce(holder: object, bytes: Buffer): Promise<Buffer> {
+export function gzippedOnce(holder: object, bytes: Buffer | string): Promise<Buffer> {
   let zipped = GZIPPED.get(holder);
   if (!zipped) {
     zipped = gzip(bytes, GZIP_OPTIONS);
@@ -63,14 +63,7 @@ export async function negotiatedBody(body: object, acceptEncoding: string | read
   if (held) return { bytes: await held, gzip: true };
   const text = stringifyJson(body);
   if (!wanted || text.length < MIN_COMPRESSED_BYTES) return { bytes: text, gzip: false };
-  const zipped = gzip(text, GZIP_OPTIONS);
-  GZIPPED.set(body, zipped);
-  try {
-    return { bytes: await zipped, gzip: true };
-  } catch (err) {
-    GZIPPED.delete(body);
-    throw err;
-  }
+  return { bytes: await gzippedOnce(body, text), gzip: true };
 }
 
 /**
