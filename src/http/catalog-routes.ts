@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type LoadTableResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
 import { ifNoneMatchHits } from './conditional.js';
-import { acceptsGzip, gzippedOnce, MIN_COMPRESSED_BYTES, sendJsonNegotiated } from './compression.js';
+import { gzipFor, gzippedOnce, sendJsonNegotiated } from './compression.js';
 import { sendJson } from './reply.js';
 import type { Origin } from './origin.js';
 import { decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
@@ -51,7 +51,7 @@ export function callerOf(ctx: RouteContext): CallerContext {
 function answerLoadTable(ctx: RouteContext, loaded: LoadTableResponse): FastifyReply | Promise<FastifyReply> {
   const current = (loaded.result.metadata as Readonly<Record<string, unknown>>)['current-snapshot-id'];
   if (typeof current === 'bigint' || (typeof current === 'number' && current >= 0)) noteOutcome(ctx.request.raw, { snapshotId: BigInt(current) });
-  const zip = loaded.body.length >= MIN_COMPRESSED_BYTES && acceptsGzip(ctx.request.headers['accept-encoding']);
+  const zip = gzipFor(ctx.request.headers['accept-encoding'], loaded.body.length);
   ctx.reply.header('etag', zip ? `W/${loaded.etag}` : loaded.etag).header('vary', 'accept-encoding');
   if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();
   if (!zip) return ctx.reply.code(200).type('application/json').send(loaded.body);

@@ -38,6 +38,11 @@ export function acceptsGzip(header: string | readonly string[] | undefined): boo
   return star === true;
 }
 
+/** Whether an answer of `length` bytes goes gzipped to a client that sent `acceptEncoding`: accepted, and not tiny. */
+export function gzipFor(acceptEncoding: string | readonly string[] | undefined, length: number): boolean {
+  return length >= MIN_COMPRESSED_BYTES && acceptsGzip(acceptEncoding);
+}
+
 /**
  * The gzip form of answers already sent, by answer object. A /tasks answer kept whole in the
  * page cache (service scan-planning `TasksPage`) is the same object at every redemption, so it is
