@@ -20,6 +20,8 @@ export interface SendOptions {
   readonly maxBytes?: number;
   /** The caller giving up (e.g. the client went away); rethrown as is, not as an upstream fault. */
   readonly signal?: AbortSignal;
+  /** False: not told to the observer (a readiness probe reports its own outcome). */
+  readonly observed?: boolean;
 }
 
 /** Where a request goes: `origin` (scheme://host:port) and the raw path, sent verbatim. */
@@ -113,12 +115,12 @@ export class UpstreamHttp {
     }
     try {
       const res = await this.#exchange(method, target, what, options, signal);
-      this.observer?.answered(this.catalog, what, performance.now() - started, res.status);
+      if (options.observed !== false) this.observer?.answered(this.catalog, what, performance.now() - started, res.status);
       return res;
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
       const fault = this.#fault(err, deadline.aborted, what);
-      this.observer?.failed(this.catalog, what, performance.now() - started, fault.code, fault.message);
+      if (options.observed !== false) this.observer?.failed(this.catalog, what, performance.now() - started, fault.code, fault.message);
       throw fault;
     } finally {
       this.#deadlines.end(deadline);

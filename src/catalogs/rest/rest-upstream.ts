@@ -49,8 +49,6 @@ export interface RestUpstream {
   /** `scheme://host:port` and the base path (no trailing `/`) of the configured uri. */
   readonly origin: string;
   readonly basePath: string;
-  /** The upstream's own undici Agent (its timeouts), for the proxy to stream through. */
-  readonly dispatcher: Dispatcher;
   /** Admission to this upstream: every request Icefront sends it, streamed or read, takes a turn. */
   readonly gate: UpstreamGate;
   /**
@@ -81,6 +79,12 @@ export interface RestUpstream {
    * in failures and observations. Admission is the caller's (`gate`), held while it streams.
    */
   stream(path: string, what: string, request: StreamRequest): StreamedExchange;
+  /**
+   * GET {uri}/v1/config (+ `?warehouse=`) as Icefront, for a readiness probe: through the transport
+   * (its deadline and failure mapping), outside the gate, the config cache and the observer. Any
+   * status is returned; transport faults are UPSTREAM_* errors whose cause is the fault met.
+   */
+  probeConfig(headers: Readonly<Record<string, string>>): Promise<number>;
   /** One request to `{uri}{path}`; 4xx/5xx throw UpstreamResponseError, transport faults UPSTREAM_*. */
   request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse>;
   /** GET the table through the upstream, authorized as the caller (forward) or as Icefront. */
@@ -142,10 +146,6 @@ class RestUpstreamClient implements RestUpstream {
     this.#configFlight = singleFlight({ name: `upstream-config:${config.name}` });
   }
 
-  get dispatcher(): Dispatcher {
-    return this.#http.agent;
-  }
-
   async fetchConfig(callerAuthorization?: string): Promise<UpstreamConfig> {
     const caller = this.#config.auth.mode === 'forward' ? callerAuthorization : undefined;
     // keyed by a digest: the caller's credential is never kept as a map key
@@ -153,8 +153,7 @@ class RestUpstreamClient implements RestUpstream {
     const hit = this.#configs.get(key);
     if (hit && this.#now() < hit.expiresAt) return hit.value;
     return this.#configFlight.run(key, async () => {
-      const warehouse = this.#config.warehouse;
-      const path = `/v1/config${warehouse === undefined ? '' : `?warehouse=${encodeSegment(warehouse)}`}`;
+      const path = this.#configPath();
       const value = await this.#logged(async () => {
         const res = await this.#call('GET', path, caller, {}, this.#limits.configBytes);
         if (res.status !== 200) throw this.#unexpected('GET /v1/config', res.status);
@@ -205,6 +204,15 @@ class RestUpstreamClient implements RestUpstream {
     );
     if (res.status >= 400) throw new UpstreamResponseError(this.name, what, res);
     return res;
+  }
+
+  async probeConfig(headers: Readonly<Record<string, string>>): Promise<number> {
+    const res = await this.#http.send('GET', this.#target(this.#configPath()), 'GET /v1/config', {
+      headers: { accept: 'application/json', ...headers },
+      maxBytes: this.#limits.configBytes,
+      observed: false,
+    });
+    return res.status;
   }
 
   stream(path: string, what: string, request: StreamRequest): StreamedExchange {
@@ -271,6 +279,12 @@ class RestUpstreamClient implements RestUpstream {
       if (isIcefrontError(err)) this.#log?.debug({ code: err.code, status: err.status }, err.message);
       throw err;
     }
+  }
+
+  /** `/v1/config`, with `?warehouse=` when the catalog names one. */
+  #configPath(): string {
+    const warehouse = this.#config.warehouse;
+    return `/v1/config${warehouse === undefined ? '' : `?warehouse=${encodeSegment(warehouse)}`}`;
   }
 
   #target(path: string): Target {

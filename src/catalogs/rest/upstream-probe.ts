@@ -1,12 +1,12 @@
 /**
  * Whether an upstream answers: one GET {uri}/v1/config (with `?warehouse=` when configured) as
- * Icefront itself, bounded by the catalog's request timeout, outside its admission gate (a probe
- * measures the upstream, not Icefront's queue) and outside the config cache (it must reach the
- * upstream every time). What it reports names no URL, header or credential.
+ * Icefront itself, through its transport (RestUpstream.probeConfig: its pool, the catalog's
+ * request timeout, one failure mapping), outside its admission gate (a probe measures the
+ * upstream, not Icefront's queue) and outside the config cache (it must reach the upstream every
+ * time). What it reports names no URL, header or credential.
  */
 import { isIcefrontError } from '../../errors/index.js';
 import type { RestCatalogConfig } from '../../config/index.js';
-import { encodeSegment } from './paths.js';
 import { transportCode, transportFault } from './transport-faults.js';
 import type { RestUpstream } from './rest-upstream.js';
 
@@ -35,25 +35,18 @@ export async function probeUpstream(upstream: RestUpstream, config: RestCatalogC
     // an oauth2 upstream whose token endpoint refuses or fails; its messages never quote a secret
     return done({ ready: false, reason: 'credentials', message: isIcefrontError(err) ? err.message : 'could not get a token for the upstream' });
   }
-  const query = config.warehouse === undefined ? '' : `?warehouse=${encodeSegment(config.warehouse)}`;
   const limit = config.requestTimeoutMs;
-  const deadline = AbortSignal.timeout(limit);
   try {
-    const res = await upstream.dispatcher.request({
-      origin: upstream.origin,
-      path: `${upstream.basePath}/v1/config${query}`,
-      method: 'GET',
-      headers: { accept: 'application/json', ...headers },
-      signal: deadline,
-    });
-    await res.body.dump();
-    if (res.statusCode === 200) return done({ ready: true });
+    const status = await upstream.probeConfig(headers);
+    if (status === 200) return done({ ready: true });
     // forward mode: Icefront has no identity of its own here, so a refusal still is an answer
-    if (config.auth.mode === 'forward' && (res.statusCode === 401 || res.statusCode === 403)) return done({ ready: true });
-    return done({ ready: false, reason: 'status', status: res.statusCode, message: `GET /v1/config answered HTTP ${res.statusCode}` });
+    if (config.auth.mode === 'forward' && (status === 401 || status === 403)) return done({ ready: true });
+    return done({ ready: false, reason: 'status', status, message: `GET /v1/config answered HTTP ${status}` });
   } catch (err) {
-    const code = transportCode(err);
-    const fault = transportFault(err, deadline.aborted);
+    // the transport's error names the kind (its code) and carries the fault it met (its cause)
+    const cause = isIcefrontError(err) ? err.cause : err;
+    const code = transportCode(cause);
+    const fault = isIcefrontError(err, 'UPSTREAM_TIMEOUT') ? 'timeout' : transportFault(cause);
     if (fault === 'timeout') return done({ ready: false, reason: 'timeout', message: `GET /v1/config: no answer within ${limit} ms` });
     if (fault === 'refused') return done({ ready: false, reason: 'connection-refused', message: 'GET /v1/config: connection refused (ECONNREFUSED)' });
     if (fault === 'unreachable') return done({ ready: false, reason: 'unreachable', message: `GET /v1/config: the upstream cannot be reached (${code})` });
