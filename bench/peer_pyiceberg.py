@@ -1,0 +1,48 @@
+"""pyiceberg's planning time for a full scan through a server that plans, for bench/pages.ts.
+
+Protocol: one JSON object per line on stdin, one per line on stdout:
+  {"uri": URL, "warehouse": NAME, "table": "ns.t"}
+    -> {"ok": true, "ms": load-table + plan_files, "planMs": plan_files alone, "files": N}
+Catalog properties as test/interop/clients/pyiceberg_client.py sets them, with
+scan-planning-mode=server: pyiceberg POSTs /plan and then every plan task's /tasks, one at a
+time, with requests (Accept-Encoding: gzip, deflate). Nothing is read from data files.
+"""
+import json
+import sys
+import time
+import traceback
+
+_catalogs = {}
+
+
+def plan(job):
+    from pyiceberg.catalog import load_catalog
+
+    key = (job["uri"], job.get("warehouse"))
+    if key not in _catalogs:
+        props = {"type": "rest", "uri": job["uri"], "scan-planning-mode": "server"}
+        if job.get("warehouse"):
+            props["warehouse"] = job["warehouse"]
+        _catalogs[key] = load_catalog(f"bench{len(_catalogs)}", **props)
+    t0 = time.perf_counter()
+    table = _catalogs[key].load_table(job["table"])
+    t1 = time.perf_counter()
+    files = sum(1 for _ in table.scan().plan_files())
+    t2 = time.perf_counter()
+    return {"ok": True, "ms": (t2 - t0) * 1000, "planMs": (t2 - t1) * 1000, "files": files}
+
+
+def main():
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            reply = plan(json.loads(line))
+        except Exception as e:  # reported by bench/pages.ts
+            reply = {"ok": False, "error": f"{type(e).__name__}: {e}"[:4000], "traceback": traceback.format_exc()[-4000:]}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
