@@ -14,8 +14,12 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   port: 8181,
   bodyLimit: 1024 * 1024,
-  batchSize: 100,
-  maxResponseBytes: 1024 * 1024,
+  // Pages are cut by bytes (issue #31): with no count bound, 100,000 files are 35 answers at
+  // 1,000,000 bytes instead of 1,000 at 100 tasks; Spark's planning through Icefront took 1.8 s
+  // instead of 3.3 s, pyiceberg's 4.3 s instead of 5.5 s (npm run bench:pages). 1,000,000 bytes
+  // passes a gateway with a 1 MB cap; larger pages saved the clients nothing more.
+  batchSize: 0,
+  maxResponseBytes: 1_000_000,
   cacheBytes: 256 * 1024 * 1024,
   logLevel: 'info',
   connectTimeoutMs: 5000,

@@ -137,7 +137,7 @@ export function createService(options: ServiceOptions): Service {
     return catalog;
   }
 
-  const planningOptions: ScanPlanningOptions = options.planning ?? { batchSize: 100, maxResponseBytes: 1024 * 1024, engine: createLocalPlanEngine({}) };
+  const planningOptions: ScanPlanningOptions = options.planning ?? { batchSize: 0, maxResponseBytes: 1_000_000, engine: createLocalPlanEngine({}) };
   const scanPlanning = createScanPlanning(planningOptions);
   const tracing = options.tracing ?? TRACING_OFF;
   const federation = new Federation(options.upstreams ?? new Map());

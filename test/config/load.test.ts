@@ -109,8 +109,8 @@ t.test('a missing config file is a clear error', async (t) => {
 
 t.test('planning defaults apply when the section is absent', async (t) => {
   const c = parseConfig('catalogs:\n  a: {type: filesystem, warehouse: w, planning: off}\n', '/c.yaml');
-  t.equal(c.planning.batchSize, 100);
-  t.equal(c.planning.maxResponseBytes, 1048576);
+  t.equal(c.planning.batchSize, 0, 'no count bound: pages are cut by bytes');
+  t.equal(c.planning.maxResponseBytes, 1_000_000, 'within a 1 MB gateway cap');
   t.equal(c.planning.cacheBytes, 268435456);
   t.equal((c.catalogs.get('a') as FilesystemCatalogConfig).planning, 'off');
 });
