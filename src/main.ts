@@ -20,9 +20,9 @@ import {
   defaultPlanningWorkers,
   holdService,
   orderedPlanBytes,
-  tasksPageBytes,
+  keptAnswerBytes,
   type OrderedPlan,
-  type TasksPage,
+  type KeptAnswer,
   type Readiness,
   type ReadinessCheck,
   type Service,
@@ -70,15 +70,15 @@ const CUT_CLOSE_MS = 2_000;
 /**
  * What every service over every catalog set shares: the planning engine (worker threads) and its
  * caches, plan-task keys, and the cache of upstream plans being paged. Built once per process, so
- * a reload keeps them. The planning caches share one byte budget (`planning.cache-bytes`): 50%
- * for decoded manifest slices, 5% for manifest lists, 25% for delete indexes (planning-caches.ts;
+ * a reload keeps them. The planning caches share one byte budget (`planning.cache-bytes`): 45%
+ * for decoded manifest slices, 5% for manifest lists, 20% for delete indexes (planning-caches.ts;
  * split between the planning workers when there are any), 10% for upstream plans being paged,
- * 10% for redemption answers kept whole (scan-planning.ts `TasksPage`).
+ * 20% for /plan and /tasks answers kept whole (scan-planning.ts `KeptAnswer`).
  */
 function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF) {
   const budget = config.planning.cacheBytes;
   const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * 0.1), sizeOf: orderedPlanBytes, metrics: metrics.cache, tracing });
-  const pageCache = createComputeCache<TasksPage>({ name: 'pages', maxBytes: Math.floor(budget * 0.1), sizeOf: tasksPageBytes, metrics: metrics.cache, tracing });
+  const answerCache = createComputeCache<KeptAnswer>({ name: 'answers', maxBytes: Math.floor(budget * 0.2), sizeOf: keptAnswerBytes, metrics: metrics.cache, tracing });
   const workers = config.planning.workers ?? defaultPlanningWorkers();
   const engine =
     workers > 0
@@ -90,7 +90,7 @@ function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracin
     maxResponseBytes: config.planning.maxResponseBytes,
     engine,
     metrics,
-    pageCache,
+    answerCache,
     ...(logger && { logger }),
     ...(key && { tokenKey: key }),
   };

@@ -4,7 +4,7 @@ export { holdService, type HeldService, type ServiceHolder } from './service-hol
 export { createReadiness, type CatalogReadiness, type Readiness, type ReadinessCheck, type ReadinessReport } from './readiness.js';
 export type { OutcomeSink, PruningSummary, ScanOutcome } from './scan-outcome.js';
 export type { CatalogStatus } from './catalog-status.js';
-export { createScanPlanning, tasksPageBytes, type ScanPlanning, type ScanPlanningOptions, type TasksPage } from './planning/scan-planning.js';
+export { createScanPlanning, keptAnswerBytes, type KeptAnswer, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
 export type { ManifestCaches } from './engine/caching-source.js';
 export { createLocalPlanEngine, type PlanEngine } from './engine/plan-engine.js';
 export { createPlanningCaches } from './engine/planning-caches.js';

@@ -1,8 +1,8 @@
 /**
  * The caches of in-process planning, sized from one byte budget (`planning.cache-bytes`, or a
- * planning worker's share of it): 50% decoded manifest slices, 5% manifest lists, 25% delete
- * indexes. The other 20% the main thread keeps: upstream plans being paged (10%) and redemption
- * answers kept whole (10%).
+ * planning worker's share of it): 45% decoded manifest slices, 5% manifest lists, 20% delete
+ * indexes. The other 30% the main thread keeps: upstream plans being paged (10%) and /plan and
+ * /tasks answers kept whole (20%: a repeated scan of 100,000 files is 31 MiB of answers).
  */
 import { createComputeCache, type ComputeCache } from '../../cache/index.js';
 import type { ManifestFile } from '../../iceberg/index.js';
@@ -29,11 +29,11 @@ export function createPlanningCaches(
       metrics.manifestReadsCoalesced.inc();
     },
   };
-  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.5), sizeOf: sliceBytes, metrics: manifestMetrics, ...traced });
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.45), sizeOf: sliceBytes, metrics: manifestMetrics, ...traced });
   const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * 0.05), sizeOf: manifestListBytes, metrics: metrics.cache, ...traced });
   const deleteIndexCache = createComputeCache<DeleteFileIndex>({
     name: 'delete-index',
-    maxBytes: Math.floor(budget * 0.25),
+    maxBytes: Math.floor(budget * 0.2),
     sizeOf: (index) => 1024 + index.size * 1024,
     metrics: metrics.cache,
     ...traced,

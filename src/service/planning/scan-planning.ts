@@ -13,6 +13,7 @@ import type { Logger, Metrics } from '../../observability/index.js';
 import { LRUCache } from 'lru-cache';
 import { parseScanRequest, resolveScanTarget, type RangeToRead, type ScanRequest } from '../../planner/index.js';
 import {
+  canonicalScanJson,
   decodePlanId,
   decodePlanTask,
   encodePlanId,
@@ -28,14 +29,14 @@ import {
 import { currentSchema, type TableIdentifier } from '../../iceberg/index.js';
 import { RawJson } from '../../json/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
-import { pruningOf, type OutcomeSink } from '../scan-outcome.js';
+import { pruningOf, type OutcomeSink, type ScanOutcome } from '../scan-outcome.js';
 import { cutBatches } from '../engine/batches.js';
 import { fitStrings } from '../engine/fit-strings.js';
 import type { PlanEngine, PlanJob, WrittenTasks } from '../engine/plan-engine.js';
 import { requestOf, scanOf } from '../engine/scan-codec.js';
 
 export interface ScanPlanningOptions {
-  /** Tasks per response; 0 = everything inline. */
+  /** Tasks per response at most; 0 = no count bound (pages are still cut by bytes). */
   readonly batchSize: number;
   readonly maxResponseBytes: number;
   /** HMAC key shared by replicas; unsigned strings when absent. */
@@ -44,28 +45,31 @@ export interface ScanPlanningOptions {
   readonly engine: PlanEngine;
   readonly metrics?: Metrics;
   readonly logger?: Logger;
-  /** Redemption answers kept whole (`planning.cache-bytes`' share for pages); without it, concurrent ones are still computed once. */
-  readonly pageCache?: ComputeCache<TasksPage>;
+  /** /plan and /tasks answers kept whole (`planning.cache-bytes`' share for answers); without it, concurrent ones are still computed once. */
+  readonly answerCache?: ComputeCache<KeptAnswer>;
 }
 
 /**
- * A /tasks answer as it goes out, with what it holds. A plan task's answer depends only on the
- * string and the snapshot it pins, so a repeated redemption (a dashboard re-running its query
- * redeems the same strings) is this object again: nothing decoded or serialised anew, and the
- * HTTP layer's compressed form of it (http/compression.ts) made once.
+ * A planning answer as it goes out, with what it held. A plan task's answer depends only on the
+ * string and the snapshot it pins, and a /plan answer only on the pinned scan and the table's
+ * metadata, so a repeated scan (a dashboard re-running its query plans the same pinned scan and
+ * redeems the same strings) is answered with this object again: nothing read, decoded or
+ * serialised anew, and the HTTP layer's compressed form of it (http/compression.ts) made once.
  */
-export interface TasksPage {
-  readonly answer: FetchScanTasksResult;
-  readonly snapshotId: bigint;
-  readonly files: number;
-  readonly planTasks: number;
-  /** Its JSON's length. */
+export interface KeptAnswer<A extends FetchScanTasksResult = FetchScanTasksResult> {
+  readonly answer: A;
+  readonly outcome: ScanOutcome;
+  /** Its JSON's length (an upper bound). */
   readonly bytes: number;
 }
 
-/** What a kept page costs: its JSON, and room for the compressed form kept beside it. */
-export function tasksPageBytes(page: TasksPage): number {
-  return Math.ceil(page.bytes * 1.25) + 256;
+/**
+ * What a kept answer costs: its JSON, and room for the compressed form kept beside it (gzip takes
+ * task JSON to 2-3% of its size and plan-task strings to about 20%, measured on 100,000-file and
+ * real 10,000-file tables; a tenth covers both).
+ */
+export function keptAnswerBytes(kept: KeptAnswer): number {
+  return Math.ceil(kept.bytes * 1.1) + 256;
 }
 
 /** `onOutcome` is told what each answer held (status page, audit stream). */
@@ -82,7 +86,16 @@ const LOGGED_FILES = 10_000;
 export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
   const key = options.tokenKey;
   const logged = new LRUCache<string, true>({ max: LOGGED_FILES });
-  const pages = options.pageCache ?? createComputeCache<TasksPage>({ name: 'pages', maxBytes: 0, sizeOf: tasksPageBytes });
+  const answers = options.answerCache ?? createComputeCache<KeptAnswer>({ name: 'answers', maxBytes: 0, sizeOf: keptAnswerBytes });
+
+  /**
+   * A kept answer, or `make`'s, joined by concurrent askers. Only called once the caller's load of
+   * the table succeeded and the request matched it, so what is kept is never a way past access
+   * checks. Keys start with the answer's kind, so a key only ever holds what its `make` makes.
+   */
+  function kept<A extends FetchScanTasksResult>(key: readonly unknown[], make: () => Promise<KeptAnswer<A>>): Promise<KeptAnswer<A>> {
+    return answers.get(JSON.stringify(key), make) as Promise<KeptAnswer<A>>;
+  }
 
   /** Counts every file whose metrics were ignored; logs each file once (debug). */
   function contradictoryMetrics(prefix: string, table: LoadedTable) {
@@ -108,8 +121,8 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
     return { catalog: prefix, namespace: [...namespace], table: name, ...(table.metadata.tableUuid && { tableUuid: table.metadata.tableUuid }) };
   }
 
-  /** Plans a pinned scan and cuts it into the inline batch and plan tasks; tells `onOutcome` what the answer holds. */
-  async function planPinned(prefix: string, table: LoadedTable, request: ScanRequest, ref: PlanRef, onOutcome: OutcomeSink | undefined) {
+  /** Plans a pinned scan and cuts it into the inline batch and plan tasks, with what the answer holds and its JSON's length (an upper bound). */
+  async function planPinned(prefix: string, table: LoadedTable, request: ScanRequest, ref: PlanRef) {
     const job = jobOf(prefix, table, request);
     const sized = await engine.size(job, request.minRowsRequested !== undefined ? { minRows: request.minRowsRequested } : {});
     const [first, ...rest] = await cutBatches(sized.manifests, {
@@ -129,12 +142,13 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       key === undefined ? undefined : { manifests: new Map(sized.manifests.map((m) => [m.path, m.listed] as const)), noDeletes: sized.stats.deleteFilesIndexed === 0 };
     const tasks = { ref: { ...ref, ...(facts && { facts }) }, batches: rest.map((b) => b.ranges), ...(key && { key }) };
     const planTasks = await fitStrings(budget, (run) => engine.planTasks(job, tasks, run));
-    onOutcome?.({ snapshotId: ref.snapshotId, files: first!.count, planTasks: planTasks.length, tasks: sized.stats.dataFilesKept, plannedBy: 'icefront', pruning: pruningOf(sized.stats) });
-    return { inline, planTasks };
+    const outcome: ScanOutcome = { snapshotId: ref.snapshotId, files: first!.count, planTasks: planTasks.length, tasks: sized.stats.dataFilesKept, plannedBy: 'icefront', pruning: pruningOf(sized.stats) };
+    const bytes = ENVELOPE_BYTES + (written ? written.fileScanTasks.length + (written.deleteFiles?.length ?? 0) : 2) + planTasks.reduce((n, t) => n + t.length + 3, 0);
+    return { inline, planTasks, outcome, bytes };
   }
 
   /** The answer to a plan task that decoded and matched `table`. */
-  async function writePage(prefix: string, table: LoadedTable, task: PlanTask): Promise<TasksPage> {
+  async function writePage(prefix: string, table: LoadedTable, task: PlanTask): Promise<KeptAnswer> {
     const request = pinnedRequest(table, task, 'NO_SUCH_PLAN_TASK');
     // A range's block hint lets the reader fetch only those bytes (Gravitino design §8.5); its
     // manifest's list entry, carried by a task whose MAC verified, spares reading the list.
@@ -156,7 +170,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
     const fanned = (task.more ?? []).map((batch) => encodePlanTask({ ...planRefOf(task), ranges: batch, ...(facts && { facts }) }, key));
     const answer = { ...tasksJson(written), ...(fanned.length > 0 && { 'plan-tasks': fanned }) };
     const bytes = written.fileScanTasks.length + (written.deleteFiles?.length ?? 0) + fanned.reduce((n, s) => n + s.length + 3, 0);
-    return { answer, snapshotId: task.snapshotId, files: written.count, planTasks: fanned.length, bytes };
+    return { answer, outcome: { snapshotId: task.snapshotId, files: written.count, planTasks: fanned.length }, bytes };
   }
 
   return {
@@ -173,13 +187,16 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       }
       const pinned: ScanRequest = target.kind === 'incremental' ? request : { ...request, snapshotId: target.snapshot.snapshotId };
       const ref: PlanRef = { ...binding(prefix, table), snapshotId: target.snapshot.snapshotId, scan: scanOf(pinned) };
-      const { inline, planTasks } = await planPinned(prefix, table, pinned, ref, onOutcome);
-      return {
-        status: 'completed',
-        'plan-id': encodePlanId(ref, key),
-        ...inline,
-        ...(planTasks.length > 0 && { 'plan-tasks': planTasks }),
-      };
+      // The same pinned scan of the same table and metadata plans the same: its answer is kept
+      // (issue #31). The name is part of it: the plan id and strings name the table they were issued for.
+      const plan = await kept(['plan', prefix, ref.namespace, ref.table, table.metadataLocation, String(ref.snapshotId), canonicalScanJson(ref.scan)], async () => {
+        const { inline, planTasks, outcome, bytes } = await planPinned(prefix, table, pinned, ref);
+        const planId = encodePlanId(ref, key);
+        const answer: PlanTableScanResult = { status: 'completed', 'plan-id': planId, ...inline, ...(planTasks.length > 0 && { 'plan-tasks': planTasks }) };
+        return { answer, outcome, bytes: bytes + planId.length };
+      });
+      onOutcome?.(plan.outcome);
+      return plan.answer;
     },
 
     async fetchPlan(prefix, catalog, id, planId, onOutcome) {
@@ -193,7 +210,8 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       }
       const current = await withPinnedSnapshot(catalog, id, table, ref.snapshotId);
       const request = pinnedRequest(current, ref, 'NO_SUCH_PLAN_ID');
-      const { inline, planTasks } = await planPinned(prefix, current, request, ref, onOutcome);
+      const { inline, planTasks, outcome } = await planPinned(prefix, current, request, ref);
+      onOutcome?.(outcome);
       return { status: 'completed', ...inline, ...(planTasks.length > 0 && { 'plan-tasks': planTasks }) };
     },
 
@@ -207,8 +225,8 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       const table = await withPinnedSnapshot(catalog, id, loaded, task.snapshotId);
       // Looked up only now: the caller's access to the table was checked by loading it, and the
       // string matched the table. The metadata location keys a table replaced under its name apart.
-      const page = await pages.get(JSON.stringify([prefix, table.metadataLocation, text]), () => writePage(prefix, table, task));
-      onOutcome?.({ snapshotId: page.snapshotId, files: page.files, planTasks: page.planTasks });
+      const page = await kept(['tasks', prefix, table.metadataLocation, text], () => writePage(prefix, table, task));
+      onOutcome?.(page.outcome);
       return page.answer;
     },
   };

@@ -120,7 +120,7 @@ t.test('the server that planned redeems its tasks from the manifests it decoded,
   }
 });
 
-t.test('a repeated redemption is answered from memory: the same bytes, no manifest work, the page cache hit', async (t) => {
+t.test('a repeated redemption is answered from memory: the same bytes, no manifest work, the answer cache hit', async (t) => {
   const app = appWith([demoCatalog()], { batchSize: 1 });
   t.teardown(() => app.close());
   const base = DEMO('sales', 'orders');
@@ -128,7 +128,7 @@ t.test('a repeated redemption is answered from memory: the same bytes, no manife
   t.ok(tasks.length >= 2, `${tasks.length} plan tasks`);
   const counters = async () => {
     const text = (await app.inject({ url: '/metrics' })).body;
-    return { reads: metric(text, 'icefront_manifest_reads_total'), hits: metric(text, 'icefront_cache_hits_total{cache="pages"}') };
+    return { reads: metric(text, 'icefront_manifest_reads_total'), hits: metric(text, 'icefront_cache_hits_total{cache="answers"}') };
   };
   const first = await Promise.all(tasks.map((task) => post(app, `${base}/tasks`, { 'plan-task': task })));
   const before = await counters();
@@ -140,8 +140,41 @@ t.test('a repeated redemption is answered from memory: the same bytes, no manife
     first.map((r) => r.body),
     'the same answers',
   );
-  t.equal(after.hits - before.hits, tasks.length, 'each from the page cache');
+  t.equal(after.hits - before.hits, tasks.length, 'each from the answer cache');
   t.equal(after.reads, before.reads, 'no manifest read or decoded for them');
+});
+
+t.test('a repeated /plan of the same pinned scan is answered from memory; another scan or a new commit is planned', async (t) => {
+  const copy = copyDemoTable('sales', 'orders');
+  t.teardown(copy.remove);
+  const hint = path.join(copy.tableDir, 'metadata/version-hint.text');
+  const latest = fs.readFileSync(hint, 'utf8').trim();
+  const latestFile = path.join(copy.tableDir, `metadata/v${latest}.metadata.json`);
+  fs.renameSync(latestFile, `${latestFile}.later`);
+  fs.writeFileSync(hint, String(Number(latest) - 1));
+  const app = appWith([demoCatalog('demo', copy.warehouse)], { batchSize: 1 });
+  t.teardown(() => app.close());
+  const base = DEMO('sales', 'orders');
+  const counters = async () => {
+    const text = (await app.inject({ url: '/metrics' })).body;
+    return { slices: metric(text, 'icefront_cache_hits_total{cache="manifests"}') + metric(text, 'icefront_manifest_reads_total'), hits: metric(text, 'icefront_cache_hits_total{cache="answers"}') };
+  };
+  const first = await post(app, `${base}/plan`, {});
+  t.equal(first.statusCode, 200);
+  const before = await counters();
+  const again = await post(app, `${base}/plan`, {});
+  const after = await counters();
+  t.equal(again.body, first.body, 'the same answer');
+  t.equal(after.hits - before.hits, 1, 'from the answer cache');
+  t.equal(after.slices, before.slices, 'no manifest slice read or looked up for it');
+
+  const filtered = await post(app, `${base}/plan`, { filter: { type: 'eq', term: 'order_id', value: 1 } });
+  t.equal(filtered.statusCode, 200);
+  t.ok((await counters()).slices > after.slices, 'another scan of the table is planned');
+
+  fs.renameSync(`${latestFile}.later`, latestFile); // a writer commits the next version
+  const committed = parse((await post(app, `${base}/plan`, {})).body);
+  t.not(committed['plan-id'], parse(first.body)['plan-id'], 'after a commit, the same request plans the new snapshot');
 });
 
 t.test('rejected plan tasks are 404 NoSuchPlanTaskException; a missing table is NoSuchTableException', async (t) => {
@@ -274,7 +307,7 @@ t.test('64 concurrent /tasks for the batches of one plan at a cold server decode
   t.equal(metric(text, 'icefront_delete_index_builds_total'), 1, 'the delete index was built once');
   t.equal(metric(text, 'icefront_cache_misses_total{cache="manifest-lists"}'), 1, 'the manifest list was read once');
   t.equal(metric(text, 'icefront_task_requests_total'), 64);
-  const pages = metric(text, 'icefront_cache_coalesced_total{cache="pages"}') + metric(text, 'icefront_cache_hits_total{cache="pages"}');
+  const pages = metric(text, 'icefront_cache_coalesced_total{cache="answers"}') + metric(text, 'icefront_cache_hits_total{cache="answers"}');
   t.equal(pages, 64 - tasks.length, 'a redemption of a string already being (or already) answered joins that answer');
   t.ok(pages + metric(text, 'icefront_manifest_reads_coalesced_total') + metric(text, 'icefront_cache_hits_total{cache="manifests"}') >= 64 - slices, 'the rest were coalesced or served from the caches');
 });
