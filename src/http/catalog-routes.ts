@@ -2,7 +2,7 @@ import { bindRequestLog } from './access-line.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type LoadTableResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
-import { ifNoneMatchHits } from './conditional.js';
+import { ifNoneMatchHits, weakTag } from './conditional.js';
 import { gzipFor, gzippedOnce, sendJsonNegotiated } from './compression.js';
 import { sendJson } from './reply.js';
 import type { Origin } from './origin.js';
@@ -52,7 +52,7 @@ function answerLoadTable(ctx: RouteContext, loaded: LoadTableResponse): FastifyR
   const current = (loaded.result.metadata as Readonly<Record<string, unknown>>)['current-snapshot-id'];
   if (typeof current === 'bigint' || (typeof current === 'number' && current >= 0)) noteOutcome(ctx.request.raw, { snapshotId: BigInt(current) });
   const zip = gzipFor(ctx.request.headers['accept-encoding'], loaded.body.length);
-  ctx.reply.header('etag', zip ? `W/${loaded.etag}` : loaded.etag).header('vary', 'accept-encoding');
+  ctx.reply.header('etag', zip ? weakTag(loaded.etag) : loaded.etag).header('vary', 'accept-encoding');
   if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();
   if (!zip) return ctx.reply.code(200).type('application/json').send(loaded.body);
   return gzippedOnce(loaded, loaded.body).then((bytes) => ctx.reply.code(200).type('application/json').header('content-encoding', 'gzip').send(bytes));

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringifyJson } from '../json/index.js';
+import { weakTag } from './conditional.js';
 
 /** Answers below this many bytes go as they are: compressing them saves less than it costs. */
 export const MIN_COMPRESSED_BYTES = 4096;
@@ -44,8 +45,8 @@ export function gzipFor(acceptEncoding: string | readonly string[] | undefined, 
 }
 
 /**
- * The gzip form of answers already sent, by answer object. A /tasks answer kept whole in the
- * page cache (service scan-planning `TasksPage`) is the same object at every redemption, so it is
+ * The gzip form of answers already sent, by answer object. A /plan or /tasks answer kept whole in the
+ * answer cache (service scan-planning `KeptAnswer`) is the same object every time, so it is
  * compressed once; the form lives as long as the answer does.
  */
 const GZIPPED = new WeakMap<object, Promise<Buffer>>();
@@ -81,4 +82,28 @@ export async function sendJsonNegotiated(request: FastifyRequest, reply: Fastify
   reply.code(status).type('application/json').header('vary', 'accept-encoding');
   if (zipped) reply.header('content-encoding', 'gzip');
   return reply.send(bytes);
+}
+
+/** A Vary field value that also names Accept-Encoding (RFC 9110 §12.5.5). */
+function varyWithAcceptEncoding(vary: string | undefined): string {
+  if (vary === undefined || vary.trim() === '') return 'accept-encoding';
+  return vary.split(',').some((v) => ['accept-encoding', '*'].includes(v.trim().toLowerCase())) ? vary : `${vary}, accept-encoding`;
+}
+
+/**
+ * Writes an answer relayed from an upstream (a rest catalog's load-table, read whole because its
+ * `config` may be rewritten), gzip-compressed when the client accepts it and it is not tiny. The
+ * compressed form is another representation of the same answer: a strong ETag becomes weak
+ * (RFC 9110 §8.8.1), which If-None-Match still matches (it compares weakly).
+ */
+export async function sendRelayedNegotiated(request: FastifyRequest, reply: FastifyReply, answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Buffer }): Promise<FastifyReply> {
+  const headers: Record<string, string> = { ...answer.headers, vary: varyWithAcceptEncoding(answer.headers['vary']) };
+  if (answer.status !== 200 || !gzipFor(request.headers['accept-encoding'], answer.body.length))
+    return reply.code(answer.status).headers(headers).send(answer.status === 304 ? undefined : answer.body);
+  const etag = headers['etag'];
+  const bytes = await gzip(answer.body, GZIP_OPTIONS);
+  return reply
+    .code(200)
+    .headers({ ...headers, ...(etag !== undefined && { etag: weakTag(etag) }), 'content-encoding': 'gzip' })
+    .send(bytes);
 }

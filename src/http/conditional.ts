@@ -17,3 +17,17 @@ export function ifNoneMatchHits(header: string | readonly string[] | undefined, 
 function opaque(tag: string): string {
   return tag.length >= 2 && tag.startsWith('"') && tag.endsWith('"') ? tag.slice(1, -1) : tag;
 }
+
+/**
+ * An If-None-Match value with every `W/` dropped, for an upstream: If-None-Match compares weakly
+ * (RFC 9110 §13.1.2), so this asks the same, and an upstream that compares tags as text still
+ * recognises the tag Icefront weakened when it compressed that upstream's answer.
+ */
+export function strongTags(header: string): string {
+  return header.replace(/(^|,)\s*W\//g, '$1');
+}
+
+/** The weak form of an entity tag (RFC 9110 §8.8.1): what a compressed representation of the same answer carries. */
+export function weakTag(etag: string): string {
+  return etag.startsWith('W/') ? etag : `W/${etag}`;
+}

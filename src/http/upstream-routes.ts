@@ -15,6 +15,8 @@ import type { RouteContext, RouteHandler } from './catalog-routes.js';
 import type { PassThrough } from './proxy/index.js';
 import { assertJsonDepth, rawBodyOf, readBody, rememberRawBody } from './read-body.js';
 import { transactionTables } from './transaction-tables.js';
+import { sendRelayedNegotiated } from './compression.js';
+import { strongTags } from './conditional.js';
 import { FORWARDED_HEADERS } from './origin.js';
 import { decodeSegment, rawPath, rawPathParams } from './request-params.js';
 
@@ -98,10 +100,10 @@ async function forwardToUpstream(ctx: RouteContext, route: UpstreamRoute, servic
     const headers: Record<string, string> = { 'x-request-id': request.id };
     for (const name of FORWARDED_TO_LOAD) {
       const v = request.headers[name];
-      if (typeof v === 'string') headers[name] = v;
+      if (typeof v === 'string') headers[name] = name === 'if-none-match' ? strongTags(v) : v;
     }
     const answer = await service.federation.loadTable(prefix, rawRest(url), caller, headers, ctx.origin.publicBaseUrl(request.raw));
-    return reply.code(answer.status).headers(answer.headers).send(answer.status === 304 ? undefined : answer.body);
+    return sendRelayedNegotiated(request, reply, answer);
   }
   const keep = ctx.access?.keep;
   if (route.way === 'listing' && route.lists !== undefined && keep !== undefined) {

@@ -4,13 +4,15 @@
  * is tens of KiB of JSON. What a client checks: the answer it decodes is the one it would have
  * read uncompressed, and fewer bytes came over the wire.
  */
+import path from 'node:path';
 import zlib from 'node:zlib';
 import t from 'tap';
 import { acceptsGzip, MIN_COMPRESSED_BYTES, negotiatedBody } from '../../src/http/compression.js';
 import { buildIcefront } from '../../src/main.js';
 import { testConfig } from '../helpers/config.js';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../helpers/real-fixtures.js';
-import { demoCatalog } from '../service/planning/helpers.js';
+import { startUpstreamStub, stubCatalogConfig, stubTableFromDir } from '../helpers/upstream-stub.js';
+import { DEMO_WAREHOUSE, demoCatalog } from '../service/planning/helpers.js';
 
 t.test('Accept-Encoding is read as RFC 9110 §12.5.3 says', async (t) => {
   const cases: Array<[string | undefined, boolean]> = [
@@ -120,4 +122,31 @@ t.test('a load-table answer comes gzipped when asked, under the weak form of its
       const again = await get({ 'if-none-match': tag, ...encoding });
       t.equal(again.statusCode, 304, `If-None-Match ${tag}${'accept-encoding' in encoding ? ', gzip accepted' : ''}: 304`);
     }
+});
+
+t.test("a rest upstream's load-table answer is relayed gzipped when asked, under its ETag's weak form, which the upstream still recognises", async (t) => {
+  const stub = await startUpstreamStub({ tables: [stubTableFromDir(path.join(DEMO_WAREHOUSE, 'sales/orders/metadata'), ['sales'], 'orders')], conditionalLoads: true });
+  const { app } = buildIcefront(testConfig([stubCatalogConfig(stub)]));
+  t.teardown(async () => {
+    await app.close();
+    await stub.close();
+  });
+  const get = (headers: Record<string, string>) => app.inject({ method: 'GET', url: '/v1/up/namespaces/sales/tables/orders', headers });
+  const plain = await get({});
+  const zipped = await get({ 'accept-encoding': 'gzip, deflate' });
+  t.equal(plain.statusCode, 200);
+  t.ok(plain.rawPayload.length >= MIN_COMPRESSED_BYTES, `the upstream's answer is ${plain.rawPayload.length} bytes`);
+  t.equal(plain.headers['content-encoding'], undefined, 'not asked: as the upstream sent it');
+  t.equal(zipped.headers['content-encoding'], 'gzip', 'gzipped when asked');
+  t.equal(zlib.gunzipSync(zipped.rawPayload).toString('utf8'), plain.payload, 'and decodes to the uncompressed answer');
+  t.ok(zipped.rawPayload.length < plain.rawPayload.length / 2, `fewer bytes over the wire: ${zipped.rawPayload.length} of ${plain.rawPayload.length}`);
+  const strong = String(plain.headers['etag']);
+  t.match(strong, /^"[^"]+"$/, "the uncompressed answer carries the upstream's strong ETag");
+  t.equal(zipped.headers['etag'], `W/${strong}`, 'the gzipped one its weak form');
+  t.match(plain.headers['vary'], /accept-encoding/i, 'Vary names Accept-Encoding');
+  t.match(zipped.headers['vary'], /accept-encoding/i);
+  // the stub compares tags as text, as many upstreams do: the weak form must reach it strong
+  const revalidated = await get({ 'if-none-match': `W/${strong}`, 'accept-encoding': 'gzip' });
+  t.equal(revalidated.statusCode, 304, 'If-None-Match with the weak form: 304 from the upstream');
+  t.equal(stub.requests.at(-1)!.headers['if-none-match'], strong, 'the upstream was asked with the strong form');
 });
