@@ -10,6 +10,8 @@ export interface SparkCatalog {
   readonly uri: string;
   readonly warehouse?: string;
   readonly planning: 'client' | 'server';
+  /** Further catalog properties (e.g. Iceberg's s3.* for a table on S3). */
+  readonly properties?: Readonly<Record<string, string>>;
 }
 
 export interface SparkPlanning {
