@@ -25,8 +25,10 @@ export interface Catalog {
   /**
    * NO_SUCH_NAMESPACE / NO_SUCH_TABLE when absent; INVALID_METADATA when unreadable. `fresh`: the
    * current metadata as of now, never a resolution a catalog reuses for a while (refresh-ms).
+   * `pinned`: for a plan task's redemption, which needs only a snapshot already pinned, so a load
+   * the catalog made for the same caller moments ago serves (a `rest` upstream's, PINNED_REUSE_MS).
    */
-  loadTable(identifier: TableIdentifier, options?: { readonly fresh?: boolean }): Promise<LoadedTable>;
+  loadTable(identifier: TableIdentifier, options?: { readonly fresh?: boolean; readonly pinned?: boolean }): Promise<LoadedTable>;
   /**
    * What `loadTable(identifier)` would answer now without reading anything, when the catalog holds
    * a resolution it still reuses (refresh-ms); undefined otherwise. Lets a warm load-table be

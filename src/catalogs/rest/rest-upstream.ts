@@ -24,6 +24,13 @@ const MAX_CONFIGS = 256;
  * expire whatever the ETag says (lakekeeper #1862): after this, the table is loaded in full.
  */
 const REVALIDATE_WITHIN_MS = 5 * 60_000;
+/**
+ * How long a table the upstream gave a caller serves that caller's plan-task redemptions without
+ * asking again (`pinned` loads): a scan's redemptions come in a burst, and an upstream without
+ * ETags (the REST fixture) would otherwise be read in full once per page. A caller the upstream
+ * stops allowing is refused within this long (issue #31 item 4: "a short per-caller cache").
+ */
+export const PINNED_REUSE_MS = 5_000;
 /** Table bodies kept for revalidation, per upstream (an estimate: the raw bytes, and the parsed metadata at 3× them). */
 const TABLE_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -87,8 +94,12 @@ export interface RestUpstream {
   probeConfig(headers: Readonly<Record<string, string>>): Promise<number>;
   /** One request to `{uri}{path}`; 4xx/5xx throw UpstreamResponseError, transport faults UPSTREAM_*. */
   request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse>;
-  /** GET the table through the upstream, authorized as the caller (forward) or as Icefront. */
-  loadTable(namespace: readonly string[], table: string, callerAuthorization?: string, accessDelegation?: string): Promise<UpstreamTable>;
+  /**
+   * GET the table through the upstream, authorized as the caller (forward) or as Icefront.
+   * `pinned`: the caller redeems a snapshot it pinned, so a load the upstream answered for this
+   * caller, table and delegation within PINNED_REUSE_MS serves without asking.
+   */
+  loadTable(namespace: readonly string[], table: string, callerAuthorization?: string, accessDelegation?: string, options?: { readonly pinned?: boolean }): Promise<UpstreamTable>;
   close(): Promise<void>;
 }
 
@@ -117,8 +128,12 @@ class RestUpstreamClient implements RestUpstream {
   readonly #log: Logger | undefined;
   readonly #configs = new Map<string, { readonly value: UpstreamConfig; readonly expiresAt: number }>();
   readonly #configFlight: SingleFlight<UpstreamConfig>;
-  /** The last table loads that came with an ETag, per caller, table and access delegation. */
-  readonly #tables = new LRUCache<string, { readonly table: UpstreamTable; readonly etag: string; readonly fetchedAt: number }>({
+  /**
+   * The last table load per caller, table and access delegation: when its body was read
+   * (`fetchedAt`), when the upstream last answered it for the caller (`answeredAt`: a 200 or 304),
+   * and its ETag, if it came with one.
+   */
+  readonly #tables = new LRUCache<string, { readonly table: UpstreamTable; readonly etag?: string; readonly fetchedAt: number; answeredAt: number }>({
     maxSize: TABLE_BODY_BYTES,
     sizeCalculation: (e) => e.table.raw.length * 4 + 1,
   });
@@ -223,25 +238,30 @@ class RestUpstreamClient implements RestUpstream {
    * Every load asks the upstream, as the caller, so the upstream authorizes each one (a caller it
    * no longer allows is refused). A body loaded before, for the same caller, table and access
    * delegation, within REVALIDATE_WITHIN_MS, is revalidated with its ETag: a 304 reuses it without
-   * reading or parsing the table again (issue #31: a plan's every /tasks redemption loads it).
+   * reading or parsing the table again (issue #31: a plan's every /tasks redemption loads it). A
+   * `pinned` load within PINNED_REUSE_MS of the upstream's last answer to the same caller is that answer.
    */
-  async loadTable(namespace: readonly string[], table: string, callerAuthorization?: string, accessDelegation?: string): Promise<UpstreamTable> {
+  async loadTable(namespace: readonly string[], table: string, callerAuthorization?: string, accessDelegation?: string, options?: { readonly pinned?: boolean }): Promise<UpstreamTable> {
     const upstream = await this.fetchConfig(callerAuthorization);
     const rest = `/namespaces/${encodeNamespace(namespace)}/tables/${encodeSegment(table)}`;
     const path = toUpstreamPath(upstream.prefix, upstream.namespaceSeparator, rest);
     const headers: Record<string, string> = accessDelegation === undefined ? {} : { 'x-iceberg-access-delegation': accessDelegation };
     const key = `${callerKeyOf(callerAuthorization)}\0${path}\0${accessDelegation ?? ''}`;
     const held = this.#tables.get(key);
-    const known = held && this.#now() - held.fetchedAt < REVALIDATE_WITHIN_MS ? held : undefined;
-    if (known) headers['if-none-match'] = known.etag;
+    if (held && options?.pinned && this.#now() - held.answeredAt < PINNED_REUSE_MS) return held.table;
+    const known = held?.etag !== undefined && this.#now() - held.fetchedAt < REVALIDATE_WITHIN_MS ? held : undefined;
+    if (known) headers['if-none-match'] = known.etag!;
     return this.#logged(async () => {
       const res = await this.#call('GET', path, callerAuthorization, headers, this.#limits.loadTableBytes);
-      if (res.status === 304 && known) return known.table;
+      if (res.status === 304 && known) {
+        known.answeredAt = this.#now();
+        return known.table;
+      }
       if (res.status !== 200) throw this.#unexpected('the table load', res.status);
       const loaded = parseLoadTableResult(res, this.name);
       const etag = res.headers['etag'];
-      if (typeof etag === 'string' && etag !== '') this.#tables.set(key, { table: loaded, etag, fetchedAt: this.#now() });
-      else this.#tables.delete(key);
+      const now = this.#now();
+      this.#tables.set(key, { table: loaded, ...(typeof etag === 'string' && etag !== '' && { etag }), fetchedAt: now, answeredAt: now });
       return loaded;
     });
   }

@@ -47,8 +47,8 @@ export function upstreamTableCatalog(
     listNamespaces: unsupported,
     loadNamespace: unsupported,
     listTables: unsupported,
-    async loadTable(identifier): Promise<LoadedTable> {
-      const table = await upstream.loadTable(identifier.namespace, identifier.name, callerAuthorization, accessDelegation);
+    async loadTable(identifier, options): Promise<LoadedTable> {
+      const table = await upstream.loadTable(identifier.namespace, identifier.name, callerAuthorization, accessDelegation, { pinned: options?.pinned === true && options.fresh !== true });
       const location = table.metadata.location;
       // REST spec LoadTableResult: a storage credential applies to locations under its prefix; the longest wins.
       const vended = { ...table.config, ...longestPrefix(table.storageCredentials, location)?.config };

@@ -189,7 +189,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       const ref: PlanRef = { ...binding(prefix, table), snapshotId: target.snapshot.snapshotId, scan: scanOf(pinned) };
       // The same pinned scan of the same table and metadata plans the same: its answer is kept
       // (issue #31). The name is part of it: the plan id and strings name the table they were issued for.
-      const plan = await kept(['plan', prefix, ref.namespace, ref.table, table.metadataLocation, String(ref.snapshotId), canonicalScanJson(ref.scan)], async () => {
+      const plan = await kept(['plan', prefix, ref.namespace, ref.table, ...metadataIdentity(table), String(ref.snapshotId), canonicalScanJson(ref.scan)], async () => {
         const { inline, planTasks, outcome, bytes } = await planPinned(prefix, table, pinned, ref);
         const planId = encodePlanId(ref, key);
         const answer: PlanTableScanResult = { status: 'completed', 'plan-id': planId, ...inline, ...(planTasks.length > 0 && { 'plan-tasks': planTasks }) };
@@ -218,14 +218,15 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
     async fetchTasks(prefix, catalog, id, body, onOutcome) {
       options.metrics?.taskRequests.inc();
       const text = planTaskOf(body);
-      // A missing table is reported as such, before the plan task is looked at.
-      const loaded = await catalog.loadTable(id);
+      // A missing table is reported as such, before the plan task is looked at. The string pins
+      // its snapshot, so a load made for this caller moments ago serves (Catalog.loadTable `pinned`).
+      const loaded = await catalog.loadTable(id, { pinned: true });
       const task = decodePlanTask(text, key);
       if (!task || !planTaskMatches(task, binding(prefix, loaded))) throw noSuchPlanTask();
       const table = await withPinnedSnapshot(catalog, id, loaded, task.snapshotId);
       // Looked up only now: the caller's access to the table was checked by loading it, and the
       // string matched the table. The metadata location keys a table replaced under its name apart.
-      const page = await kept(['tasks', prefix, table.metadataLocation, text], () => writePage(prefix, table, task));
+      const page = await kept(['tasks', prefix, ...metadataIdentity(table), text], () => writePage(prefix, table, task));
       onOutcome?.(page.outcome);
       return page.answer;
     },
@@ -238,6 +239,15 @@ function tasksJson(written: WrittenTasks | undefined): Pick<FetchScanTasksResult
   const tasks = new RawJson(written.fileScanTasks);
   // Spec ScanTasks: delete-files only alongside non-empty file-scan-tasks in the same response.
   return written.deleteFiles ? { 'delete-files': new RawJson(written.deleteFiles), 'file-scan-tasks': tasks } : { 'file-scan-tasks': tasks };
+}
+
+/**
+ * Which metadata a kept answer was made from: its location, and its last-updated-ms, which every
+ * metadata change moves (spec: table metadata fields), for a `rest` upstream that leaves the
+ * optional metadata-location out of its load-table answer.
+ */
+function metadataIdentity(table: LoadedTable): [string, number] {
+  return [table.metadataLocation, table.metadata.lastUpdatedMs];
 }
 
 /** Room for a response's status, plan id and JSON punctuation. */
