@@ -45,7 +45,8 @@ export function startSparkPlanner(env: InteropEnv, driverMemory: string): SparkP
     stdio: ['pipe', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      ICEFRONT_INTEROP_SPARK_JAR: env.sparkJar,
+      // the runtime and iceberg-aws-bundle (S3FileIO), as the interop suite's clients get them
+      ICEFRONT_INTEROP_SPARK_JAR: (env.sparkJars ?? [env.sparkJar]).join(','),
       PYTHONUNBUFFERED: '1',
       PYSPARK_PYTHON: env.python,
       // read by pyspark when it launches the JVM; spark_client.py's builder leaves memory alone
