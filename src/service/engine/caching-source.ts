@@ -11,6 +11,8 @@ import type { Metrics } from '../../observability/index.js';
 export interface ManifestCaches {
   readonly slices: ComputeCache<ManifestSlice>;
   readonly lists: ComputeCache<readonly ManifestFile[]>;
+  /** How many caches split a snapshot's data manifests between them (planning workers each hold their share); 1 by default. */
+  readonly shares?: number;
 }
 
 export function cachingManifestSource(base: ManifestSource, caches: ManifestCaches, tableKey: string, metrics?: Pick<Metrics, 'manifestReads'>): ManifestSource {
@@ -18,7 +20,9 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
   // A snapshot whose data manifests would not fit in the cache (with the column stats the read
   // keeps) is read whole without keeping the slices: an LRU smaller than a sequential scan only
   // churns (every read of the next plan misses) and holds the memory for nothing. Ranges
-  // (plan-task redemptions) are kept either way.
+  // (plan-task redemptions) are kept either way. A planning worker's cache holds its share of
+  // the manifests only, so it is judged against that share.
+  const shares = Math.max(1, caches.shares ?? 1);
   let dataEntries = 0;
   return {
     async manifests(snapshot) {
@@ -64,7 +68,7 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
           metrics?.manifestReads.inc();
           return base.read(manifest, asked);
         },
-        { store: range !== undefined || estimatedSliceBytes(dataEntries, request) <= cache.maxBytes },
+        { store: range !== undefined || estimatedSliceBytes(dataEntries / shares, request) <= cache.maxBytes },
       );
       return fromWhole ? slice.then((s) => ({ entries: s.entries.slice(range!.start, range!.end), index: s.index })) : slice;
     },

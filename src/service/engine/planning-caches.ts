@@ -20,6 +20,8 @@ export function createPlanningCaches(
   metrics: { readonly cache: CacheMetrics; readonly manifestReadsCoalesced: MetricCounter },
   /** Spans for gets that wait on another's read (on the main thread only: workers record none). */
   tracing?: Tracing,
+  /** How many caches split a snapshot's data manifests between them (planning workers), of which this is one. */
+  shares = 1,
 ): PlanningCaches {
   const traced = tracing ? { tracing } : {};
   const manifestMetrics: CacheMetrics = {
@@ -38,5 +40,5 @@ export function createPlanningCaches(
     metrics: metrics.cache,
     ...traced,
   });
-  return { manifestCaches: { slices, lists }, deleteIndexCache };
+  return { manifestCaches: { slices, lists, shares }, deleteIndexCache };
 }

@@ -46,7 +46,7 @@ interface Instance {
 
 const instances = new Map<number, Instance>();
 
-function instanceFor(id: number, cacheBytes: number): Instance {
+function instanceFor(id: number, cacheBytes: number, shares: number): Instance {
   let instance = instances.get(id);
   if (instance) return instance;
   const counters = { manifestReads: 0, manifestReadsCoalesced: 0, deleteIndexBuilds: 0 };
@@ -62,7 +62,7 @@ function instanceFor(id: number, cacheBytes: number): Instance {
     budget: (name, bytes) => void (cacheOf(name).budget = bytes),
   };
   const counter = (name: keyof typeof counters) => ({ inc: (n = 1) => void (counters[name] += n) });
-  const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') });
+  const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') }, undefined, shares);
   const engine = createLocalPlanEngine({
     ...planningCaches,
     metrics: { manifestReads: counter('manifestReads'), deleteIndexBuilds: counter('deleteIndexBuilds') },
@@ -150,7 +150,7 @@ async function encodeTasks(job: TasksJob): Promise<void> {
 
 async function run(job: Job): Promise<void> {
   if (job.op === 'tasks') return encodeTasks(job);
-  const instance = instanceFor(job.engine, job.cacheBytes);
+  const instance = instanceFor(job.engine, job.cacheBytes, job.shares);
   const { engine } = instance;
   const contradictions: (readonly [string, readonly number[]])[] = [];
   let done: Omit<Done, 'report'>;

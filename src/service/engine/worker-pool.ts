@@ -275,6 +275,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       kind: 'job' as const,
       engine: engineId,
       cacheBytes,
+      shares: count,
       prefix: job.prefix,
       meta: serialOf(job.table.metadata),
       identifier: { namespace: [...job.table.identifier.namespace], name: job.table.identifier.name },
@@ -309,9 +310,19 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
     },
 
     async write(job, ranges: readonly RangeToRead[], writeOptions = {}) {
-      const slot = ranges.length > 0 ? shareOf(ranges[0]!.manifest, count) : 0;
-      const value = await run<WrittenTasks | null>(slot, job, { op: 'write', ranges, ...(writeOptions.noDeletes && { noDeletes: true }) });
-      return value ?? undefined;
+      const options = writeOptions.noDeletes ? { noDeletes: true } : {};
+      const write = async (slot: number, part: readonly RangeToRead[]) => (await run<WrittenTasks | null>(slot, job, { op: 'write', ranges: part, ...options })) ?? undefined;
+      // A page spans manifests of several workers' shares: each writes its own ranges, where the
+      // plan decoded them and they are cached, at once; the parts are joined in range order.
+      const parts = ownedRuns(ranges, count);
+      if (parts.length <= 1) return write(parts[0]?.slot ?? 0, ranges);
+      const written = await Promise.all(parts.map((p) => write(p.slot, p.ranges)));
+      if (written.some((w) => w === undefined)) return undefined;
+      const done = written as WrittenTasks[];
+      // Tasks refer to delete files by index into their own answer's list: such parts are not
+      // joined by text, so the page is written whole by the first range's worker instead.
+      if (done.some((w) => w.deleteFiles !== undefined)) return write(parts[0]!.slot, ranges);
+      return { fileScanTasks: joinJsonArrays(done.map((w) => w.fileScanTasks)), count: done.reduce((n, w) => n + w.count, 0) };
     },
 
     async planTasks(job, tasks, runLength) {
@@ -343,6 +354,24 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       return Promise.resolve();
     },
   };
+}
+
+/** `ranges` in order, cut into runs that one worker's share holds (`shareOf` their manifest). */
+function ownedRuns(ranges: readonly RangeToRead[], count: number): { readonly slot: number; readonly ranges: RangeToRead[] }[] {
+  const runs: { slot: number; ranges: RangeToRead[] }[] = [];
+  for (const range of ranges) {
+    const slot = shareOf(range.manifest, count);
+    const last = runs.at(-1);
+    if (last?.slot === slot) last.ranges.push(range);
+    else runs.push({ slot, ranges: [range] });
+  }
+  return runs;
+}
+
+/** JSON array texts joined into one array, in order. */
+export function joinJsonArrays(arrays: readonly string[]): string {
+  const items = arrays.map((a) => a.slice(1, -1)).filter((inner) => inner.length > 0);
+  return `[${items.join(',')}]`;
 }
 
 /**

@@ -18,6 +18,8 @@ interface JobBase {
   readonly engine: number;
   /** That instance's cache budget in this worker (used when its caches are made). */
   readonly cacheBytes: number;
+  /** How many workers split a snapshot's manifests between them (worker-pool.ts `shareOf`): this one caches its share. */
+  readonly shares: number;
   readonly prefix: string;
   readonly ref: number;
   readonly meta: number;

@@ -106,7 +106,7 @@ t.test('a pinned load reuses the upstream\'s answer to the same caller for PINNE
   clock += PINNED_REUSE_MS - 1;
   await load({ pinned: true });
   t.equal(loads(), 2, "the window counts from the upstream's last answer (a 304 too)");
-  await t.rejects(load({ pinned: true }, 'Bearer bob'), {}, "another caller's pinned load asks the upstream, which refuses it");
+  await t.rejects(load({ pinned: true }, 'Bearer bob'), "another caller's pinned load asks the upstream, which refuses it");
 
   stub.respond = () => ({ status: 403, body: JSON.stringify({ error: { message: 'Access denied', type: 'ForbiddenException', code: 403 } }) });
   clock += PINNED_REUSE_MS;

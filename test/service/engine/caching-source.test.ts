@@ -34,3 +34,26 @@ t.test('a snapshot whose manifests would not fit with the stats a read keeps is 
   t.equal((await stored(new Set(), between)).held, bare.bytes, `a ${between}-byte cache keeps the manifests read without stats`);
   t.equal((await stored(every, between)).held, 0, `a ${between}-byte cache stores none of them read with every column's stats (they would only churn it)`);
 });
+
+t.test("a planning worker's cache is judged against its share of the snapshot: kept when the share fits, though the whole would not", async (t) => {
+  const table = await loadDemoTable('sales.orders');
+  const { metadata } = table;
+  const schema = currentSchema(metadata);
+  const specsById = new Map(metadata.partitionSpecs.map((s) => [s.specId, s] as const));
+  const held = async (maxBytes: number, shares: number) => {
+    const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes, sizeOf: sliceBytes });
+    const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: 1 << 20, sizeOf: manifestListBytes });
+    const source = cachingManifestSource(fileManifestSource(table.io, metadata), { slices, lists, shares }, 'sales.orders');
+    const manifests = (await source.manifests(currentSnapshot(metadata)!)).filter((m) => m.content === 0);
+    // one worker's share: every other manifest
+    for (const m of manifests.filter((_, i) => i % shares === 0)) await source.read(m, { specsById, schema, statsFieldIds: new Set() });
+    return { held: slices.bytes, manifests: manifests.length };
+  };
+  const whole = await held(1 << 20, 1);
+  t.ok(whole.manifests >= 2 && whole.held > 0, `${whole.manifests} data manifests, ${whole.held} bytes held in a large cache`);
+  t.ok((await held(1 << 20, 2)).held > 0, 'a half share is held in a large cache too');
+  // a cache below the whole snapshot's estimated slices, above half of them
+  const small = Math.ceil(whole.held * 0.7);
+  t.equal((await held(small, 1)).held, 0, `a ${small}-byte cache, alone, stores none of a snapshot that would not fit it`);
+  t.ok((await held(small, 2)).held > 0, `the same cache as one of two workers' keeps its share`);
+});

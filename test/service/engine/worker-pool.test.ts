@@ -10,6 +10,7 @@ import { appWith, copyDemoTable, demoCatalog, metric, parse, post } from '../pla
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import type { Config } from '../../../src/config/index.js';
 import { buildService } from '../../../src/main.js';
 import type { ScanOutcome } from '../../../src/service/index.js';
@@ -185,3 +186,38 @@ t.test('the plan-task strings of a large plan, written by both workers, are the 
     await Promise.all([local.close(), pooled.close()]);
   }
 });
+
+t.test("a page spanning manifests of both workers' shares is written by each where the plan decoded them, and joins to the event loop's bytes", async (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-pool-pages-'));
+  t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+  writeSyntheticTable({ root: path.join(root, 'bench', 'spread'), location: 's3://pool/warehouse/bench/spread', manifests: 8, entriesPerManifest: 40, columns: 4 });
+  const catalog = { ...demoCatalog('pool', root), locations: [{ prefix: 's3://pool/warehouse', dir: root }] };
+  const base = '/v1/pool/namespaces/bench/tables/spread';
+  // pages of about three manifests' tasks, cut by bytes alone (the default: no count bound)
+  const planning = { batchSize: 0, maxResponseBytes: 40 << 10 };
+  const local = appWith([catalog], { ...planning, workers: 0 });
+  const pooled = appWith([catalog], { ...planning, workers: 2 });
+  t.teardown(() => Promise.all([local.close(), pooled.close()]));
+  const reads = async () => metric((await pooled.inject({ url: '/metrics' })).body, 'icefront_manifest_reads_total');
+  const first = await post(pooled, `${base}/plan`, {});
+  t.equal(first.statusCode, 200);
+  const afterPlan = await reads();
+  t.equal(afterPlan, 8, 'the plan decoded each manifest once, split between the workers');
+  const tasks = parse(first.body)['plan-tasks'] ?? [];
+  t.ok(tasks.length >= 2, `${tasks.length} plan tasks`);
+  const spanning = tasks.filter((task) => new Set(rangesOf(task)).size > 1);
+  t.ok(spanning.length > 0, `${spanning.length} of them span more than one manifest`);
+  for (const task of tasks) {
+    const here = await post(pooled, `${base}/tasks`, { 'plan-task': task });
+    const there = await post(local, `${base}/tasks`, { 'plan-task': task });
+    t.equal(here.statusCode, 200);
+    t.equal(here.body, there.body, 'the page as the event loop writes it');
+  }
+  t.equal(await reads(), afterPlan, 'no manifest decoded again to redeem them: each part was written by the worker holding it');
+});
+
+/** The manifest paths of an unsigned plan task's ranges, read by decoding it (as plan-tasks.test.ts does). */
+function rangesOf(task: string): string[] {
+  const json = inflateRawSync(Buffer.from(task.split('.')[1]!, 'base64url')).toString('utf8');
+  return [...json.matchAll(/"m":"([^"]+)"/g)].map((m) => m[1]!);
+}
