@@ -3,7 +3,7 @@
  *   peer-icefront-child.ts CONFIG.yaml
  * Loads the YAML config as `icefront serve` does, listens on 127.0.0.1 port 0, prints
  * `LISTENING <url> <v8 heap limit MiB>`, then one line per answered request,
- * `REQ <method> <status> <url>`, so the parent can see which requests a client made. Exits when
+ * `REQ <method> <status> <url> <ms from request to response>`, so the parent can see which requests a client made. Exits when
  * its stdin closes (the parent is gone).
  */
 import fs from 'node:fs';
@@ -15,7 +15,7 @@ import { buildIcefront } from '../src/main.js';
 const config = loadConfigFile(process.argv[2]!);
 const { app } = buildIcefront(config);
 app.addHook('onResponse', async (req, reply) => {
-  fs.writeSync(1, `REQ ${req.method} ${reply.statusCode} ${req.url}\n`);
+  fs.writeSync(1, `REQ ${req.method} ${reply.statusCode} ${req.url} ${reply.elapsedTime.toFixed(2)}\n`);
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const heapLimitMB = v8.getHeapStatistics().heap_size_limit / 2 ** 20;

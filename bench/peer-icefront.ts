@@ -17,6 +17,8 @@ export interface IcefrontChild {
   readonly heapLimitMB: number;
   /** Requests answered so far whose URL ends with `suffix` (e.g. `/plan`, `/tasks`). */
   count(suffix: string): number;
+  /** Their response times (fastify's elapsedTime: request received to response sent), summed, ms. */
+  busyMs(suffix: string): number;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startIcefrontChild(yaml: string): Promise<IcefrontChild> {
   const err = new Tail();
   child.stderr.on('data', (c: Buffer) => err.push(c));
   const counts = new Map<string, number>();
+  const busy = new Map<string, number>();
   const close = async (): Promise<void> => {
     child.stdin.end();
     await stopProcess(child);
@@ -45,11 +48,12 @@ export async function startIcefrontChild(yaml: string): Promise<IcefrontChild> {
           resolve({ url: m[1]!, heapLimitMB: Number(m[2]) });
           return;
         }
-        const r = /^REQ \S+ \d+ (\S+)$/.exec(line);
+        const r = /^REQ \S+ \d+ (\S+) ([\d.]+)$/.exec(line);
         if (r) {
           const route = r[1]!.split('?')[0]!;
           const last = route.slice(route.lastIndexOf('/'));
           counts.set(last, (counts.get(last) ?? 0) + 1);
+          busy.set(last, (busy.get(last) ?? 0) + Number(r[2]));
         }
       });
       child.once('exit', (code) => {
@@ -57,7 +61,7 @@ export async function startIcefrontChild(yaml: string): Promise<IcefrontChild> {
         reject(new Error(`exited with ${code}`));
       });
     });
-    return { ...ready, pid: child.pid!, count: (suffix) => counts.get(suffix) ?? 0, close };
+    return { ...ready, pid: child.pid!, count: (suffix) => counts.get(suffix) ?? 0, busyMs: (suffix) => busy.get(suffix) ?? 0, close };
   } catch (e) {
     await close();
     throw new Error(`Icefront child did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);

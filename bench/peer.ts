@@ -24,7 +24,9 @@
  * 2. Spark's planning time for the same full scan (bench/peer_spark.py: pyspark +
  *    iceberg-spark-runtime 1.11, local[1], --driver-memory BENCH_PEER_SPARK_DRIVER_MEMORY, default
  *    4g), in one Spark JVM, one warm-up per catalog, then the median of BENCH_PEER_SPARK_RUNS
- *    (default 3) rounds; timed: spark.table through executedPlan().execute().getNumPartitions()
+ *    (default 3) rounds, each after a full GC in Spark's JVM (untimed: a server-planned scan
+ *    leaves hundreds of MB of garbage that the next run would otherwise pay for); timed:
+ *    spark.table through executedPlan().execute().getNumPartitions()
  *    (Iceberg plans the scan's file tasks in optimizedPlan(), when Spark asks the scan for its
  *    partitioning), reading no data:
  *    - local files: client-side planning against the fixture (manifests read in Spark's JVM),
@@ -37,7 +39,9 @@
  *    Checked, or the bench stops: the warm-up through each Icefront runs one step at a time with
  *    its request log read after each (exactly one /plan and every plan task's /tasks, in one
  *    step); every timed run through Icefront sends them again; every run gives the same number of
- *    input partitions; each warm-up counts 100,000 file tasks in them.
+ *    input partitions; each warm-up counts 100,000 file tasks in them. Icefront's response times
+ *    for a run's requests (from its request log) are printed beside Spark's time, to show whose
+ *    time the rest is.
  *
  * Output: tables, the goals of issue #31 each with its ratio, the load average, and a final JSON
  * line. Needs the interop toolchain (`bash tools/interop/setup.sh`; `npm run bench:peer` runs
@@ -251,6 +255,8 @@ interface SparkRow {
   readonly runs: SparkPlanning[];
   /** Icefront's /plan and /tasks requests during each timed run (Icefront catalogs only). */
   readonly requests?: { plan: number; tasks: number }[];
+  /** Icefront's response times of those requests, summed, per timed run. */
+  readonly icefrontMs?: number[];
 }
 
 interface SparkResult {
@@ -324,7 +330,7 @@ async function sparkPlanning(env: InteropEnv, table: SyntheticTableRef): Promise
 async function measureSpark(spark: ReturnType<typeof startSparkPlanner>, table: string, rows: SparkRow[], verification: string[], cases: readonly SparkCase[]): Promise<void> {
   const counts = async (ice: IcefrontChild) => {
     await settle();
-    return { plan: ice.count('/plan'), tasks: ice.count('/tasks') };
+    return { plan: ice.count('/plan'), tasks: ice.count('/tasks'), busy: ice.busyMs('/plan') + ice.busyMs('/tasks') };
   };
   const mine: SparkRow[] = [];
   for (const c of cases) {
@@ -351,7 +357,7 @@ async function measureSpark(spark: ReturnType<typeof startSparkPlanner>, table: 
       warmup = await spark.plan(c.catalog, table, true);
     }
     if (warmup.files !== FILES) throw new Error(`peer: Spark (${c.label}) planned ${warmup.files} file tasks, expected ${FILES}`);
-    mine.push({ key: c.key, label: c.label, catalog: c.catalog, warmup, runs: [], ...(c.ice && { requests: [] }) });
+    mine.push({ key: c.key, label: c.label, catalog: c.catalog, warmup, runs: [], ...(c.ice && { requests: [], icefrontMs: [] }) });
   }
   for (let r = 0; r < SPARK_RUNS; r++) {
     for (const [i, row] of mine.entries()) {
@@ -363,6 +369,7 @@ async function measureSpark(spark: ReturnType<typeof startSparkPlanner>, table: 
         const sent = { plan: after.plan - before.plan, tasks: after.tasks - before.tasks };
         if (sent.plan !== 1 || sent.tasks !== cases[i]!.planTasks) throw new Error(`peer: a timed Spark run through Icefront sent ${sent.plan} /plan and ${sent.tasks} /tasks, expected 1 and ${cases[i]!.planTasks}`);
         row.requests!.push(sent);
+        row.icefrontMs!.push(after.busy - before.busy);
       }
       if (run.partitions !== mine[0]!.warmup.partitions) throw new Error(`peer: Spark (${row.label}) planned ${run.partitions} partitions, ${mine[0]!.label} ${mine[0]!.warmup.partitions}`);
       row.runs.push(run);
@@ -407,7 +414,10 @@ function reportSpark(spark: SparkResult): void {
   }
   console.log('  steps (medians): spark.table, optimizedPlan, executedPlan, getNumPartitions; splits = input partitions; files = file tasks in them (warm-up)');
   for (const v of spark.verification) console.log(`  verified: ${v}`);
-  for (const r of spark.rows.filter((x) => x.requests)) console.log(`  each timed run ${r.label}: ${r.requests!.map((q) => `${q.plan} /plan + ${q.tasks} /tasks`).join(', ')}`);
+  for (const r of spark.rows.filter((x) => x.requests)) {
+    console.log(`  each timed run ${r.label}: ${r.requests!.map((q) => `${q.plan} /plan + ${q.tasks} /tasks`).join(', ')}`);
+    console.log(`    Icefront's response times in them, summed (answers overlap: Spark fetches several at once): ${r.icefrontMs!.map((x) => ms(x)).join(', ')} of Spark's ${r.runs.map((x) => ms(x.ms)).join(', ')}`);
+  }
 }
 
 /** Issue #31's goals, each with its ratio from this run. */
@@ -489,6 +499,7 @@ function reportJson(walks: WalkResult[], spark: SparkResult | undefined, jvm: st
             warmupMs: Math.round(r.warmup.ms),
             runsMs: r.runs.map((x) => Math.round(x.ms)),
             optimizedMedianMs: Math.round(median(r.runs.map((x) => x.optimizedMs))),
+            ...(r.icefrontMs && { icefrontResponseMs: r.icefrontMs.map((x) => Math.round(x)) }),
             partitions: r.warmup.partitions,
             files: r.warmup.files,
           },

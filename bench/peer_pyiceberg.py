@@ -7,10 +7,10 @@ Catalog properties as test/interop/clients/pyiceberg_client.py sets them, with
 scan-planning-mode=server: pyiceberg POSTs /plan and then every plan task's /tasks, one at a
 time, with requests (Accept-Encoding: gzip, deflate). Nothing is read from data files.
 """
-import json
 import sys
 import time
-import traceback
+
+import json_lines
 
 _catalogs = {}
 
@@ -33,15 +33,7 @@ def plan(job):
 
 
 def main():
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            reply = plan(json.loads(line))
-        except Exception as e:  # reported by bench/pages.ts
-            reply = {"ok": False, "error": f"{type(e).__name__}: {e}"[:4000], "traceback": traceback.format_exc()[-4000:]}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+    json_lines.serve(plan, sys.stdout)
 
 
 if __name__ == "__main__":
