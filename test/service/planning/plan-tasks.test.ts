@@ -63,19 +63,25 @@ t.test('batched plans over real tables with and without deletes', { skip: realFi
   }
 });
 
-t.test('a commit between /plan and /tasks changes nothing: the plan is pinned to its snapshot', async (t) => {
+/** A copy of sales.orders as it was one commit ago; `commit()` makes its next version appear (its hint lags behind). */
+function oneCommitAgo(t: Test): { warehouse: string; commit: () => void } {
   const copy = copyDemoTable('sales', 'orders');
   t.teardown(copy.remove);
   const hint = path.join(copy.tableDir, 'metadata/version-hint.text');
   const latest = fs.readFileSync(hint, 'utf8').trim();
   const latestFile = path.join(copy.tableDir, `metadata/v${latest}.metadata.json`);
-  fs.renameSync(latestFile, `${latestFile}.later`); // the table as it was one commit ago
+  fs.renameSync(latestFile, `${latestFile}.later`);
   fs.writeFileSync(hint, String(Number(latest) - 1));
+  return { warehouse: copy.warehouse, commit: () => fs.renameSync(`${latestFile}.later`, latestFile) };
+}
+
+t.test('a commit between /plan and /tasks changes nothing: the plan is pinned to its snapshot', async (t) => {
+  const copy = oneCommitAgo(t);
   const app = appWith([demoCatalog('demo', copy.warehouse)], { batchSize: 1 });
   t.teardown(() => app.close());
   const plan = parse((await post(app, `${DEMO('sales', 'orders')}/plan`, {})).body);
   const before = await Promise.all((plan['plan-tasks'] ?? []).map((task) => post(app, `${DEMO('sales', 'orders')}/tasks`, { 'plan-task': task })));
-  fs.renameSync(`${latestFile}.later`, latestFile); // a writer commits the next version (the hint lags behind)
+  copy.commit(); // a writer commits the next version (the hint lags behind)
   const unpinned = parse((await post(app, `${DEMO('sales', 'orders')}/plan`, {})).body);
   t.not(JSON.stringify(unpinned['plan-tasks']), JSON.stringify(plan['plan-tasks']), 'a new plan now sees the new snapshot');
   const after = await Promise.all((plan['plan-tasks'] ?? []).map((task) => post(app, `${DEMO('sales', 'orders')}/tasks`, { 'plan-task': task })));
@@ -145,13 +151,7 @@ t.test('a repeated redemption is answered from memory: the same bytes, no manife
 });
 
 t.test('a repeated /plan of the same pinned scan is answered from memory; another scan or a new commit is planned', async (t) => {
-  const copy = copyDemoTable('sales', 'orders');
-  t.teardown(copy.remove);
-  const hint = path.join(copy.tableDir, 'metadata/version-hint.text');
-  const latest = fs.readFileSync(hint, 'utf8').trim();
-  const latestFile = path.join(copy.tableDir, `metadata/v${latest}.metadata.json`);
-  fs.renameSync(latestFile, `${latestFile}.later`);
-  fs.writeFileSync(hint, String(Number(latest) - 1));
+  const copy = oneCommitAgo(t);
   const app = appWith([demoCatalog('demo', copy.warehouse)], { batchSize: 1 });
   t.teardown(() => app.close());
   const base = DEMO('sales', 'orders');
@@ -172,7 +172,7 @@ t.test('a repeated /plan of the same pinned scan is answered from memory; anothe
   t.equal(filtered.statusCode, 200);
   t.ok((await counters()).slices > after.slices, 'another scan of the table is planned');
 
-  fs.renameSync(`${latestFile}.later`, latestFile); // a writer commits the next version
+  copy.commit(); // a writer commits the next version
   const committed = parse((await post(app, `${base}/plan`, {})).body);
   t.not(committed['plan-id'], parse(first.body)['plan-id'], 'after a commit, the same request plans the new snapshot');
 });
