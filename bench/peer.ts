@@ -24,7 +24,7 @@
  * 2. Spark's planning time for the same full scan (bench/peer_spark.py: pyspark +
  *    iceberg-spark-runtime 1.11, local[1], --driver-memory BENCH_PEER_SPARK_DRIVER_MEMORY, default
  *    4g), in one Spark JVM, one warm-up per catalog, then the median of BENCH_PEER_SPARK_RUNS
- *    (default 3) rounds, each after a full GC in Spark's JVM (untimed: a server-planned scan
+ *    (default 5: its server-planned runs vary by seconds) rounds, each after a full GC in Spark's JVM (untimed: a server-planned scan
  *    leaves hundreds of MB of garbage that the next run would otherwise pay for); timed:
  *    spark.table through executedPlan().execute().getNumPartitions()
  *    (Iceberg plans the scan's file tasks in optimizedPlan(), when Spark asks the scan for its
@@ -68,7 +68,7 @@ import { currentMetadataFile, ensureSyntheticTable, type SyntheticTableRef } fro
 import { DEFAULTS } from '../src/config/index.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
-const SPARK_RUNS = Number(process.env['BENCH_PEER_SPARK_RUNS'] ?? 3);
+const SPARK_RUNS = Number(process.env['BENCH_PEER_SPARK_RUNS'] ?? 5);
 const JVM_OPTS = (process.env['BENCH_PEER_JVM_OPTS'] ?? '').split(/\s+/).filter(Boolean);
 const SPARK_DRIVER_MEMORY = process.env['BENCH_PEER_SPARK_DRIVER_MEMORY'] ?? '4g';
 const MANIFESTS = 100;
