@@ -24,8 +24,9 @@
  * 2. Spark's planning time for the same full scan (bench/peer_spark.py: pyspark +
  *    iceberg-spark-runtime 1.11, local[1], --driver-memory BENCH_PEER_SPARK_DRIVER_MEMORY, default
  *    4g), in one Spark JVM, one warm-up per catalog, then the median of BENCH_PEER_SPARK_RUNS
- *    (default 5: its server-planned runs vary by seconds) rounds, each after a full GC in Spark's JVM (untimed: a server-planned scan
- *    leaves hundreds of MB of garbage that the next run would otherwise pay for); timed:
+ *    (default 5: its server-planned runs vary by seconds) rounds, each after a full GC in Spark's
+ *    JVM (untimed: a server-planned scan leaves hundreds of MB of garbage that the next run would
+ *    otherwise pay for); timed:
  *    spark.table through executedPlan().execute().getNumPartitions()
  *    (Iceberg plans the scan's file tasks in optimizedPlan(), when Spark asks the scan for its
  *    partitioning), reading no data:
