@@ -96,14 +96,16 @@ function varyWithAcceptEncoding(vary: string | undefined): string {
  * compressed form is another representation of the same answer: a strong ETag becomes weak
  * (RFC 9110 §8.8.1), which If-None-Match still matches (it compares weakly).
  */
-export async function sendRelayedNegotiated(request: FastifyRequest, reply: FastifyReply, answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Buffer }): Promise<FastifyReply> {
+export function sendRelayedNegotiated(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Buffer },
+): FastifyReply | Promise<FastifyReply> {
   const headers: Record<string, string> = { ...answer.headers, vary: varyWithAcceptEncoding(answer.headers['vary']) };
   if (answer.status !== 200 || !gzipFor(request.headers['accept-encoding'], answer.body.length))
     return reply.code(answer.status).headers(headers).send(answer.status === 304 ? undefined : answer.body);
   const etag = headers['etag'];
-  const bytes = await gzip(answer.body, GZIP_OPTIONS);
-  return reply
-    .code(200)
-    .headers({ ...headers, ...(etag !== undefined && { etag: weakTag(etag) }), 'content-encoding': 'gzip' })
-    .send(bytes);
+  if (etag !== undefined) headers['etag'] = weakTag(etag);
+  headers['content-encoding'] = 'gzip';
+  return gzip(answer.body, GZIP_OPTIONS).then((bytes) => reply.code(200).headers(headers).send(bytes));
 }
