@@ -2,8 +2,8 @@ import { bindRequestLog } from './access-line.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type LoadTableResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
-import { ifNoneMatchHits, weakTag } from './conditional.js';
-import { gzipFor, gzippedOnce, sendJsonNegotiated } from './compression.js';
+import { ifNoneMatchHits } from './conditional.js';
+import { gzipFor, gzippedOnce, negotiatedHeaders, sendJsonNegotiated } from './compression.js';
 import { sendJson } from './reply.js';
 import type { Origin } from './origin.js';
 import { decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
@@ -44,15 +44,14 @@ export function callerOf(ctx: RouteContext): CallerContext {
 
 /**
  * A loaded table's answer: its ETag, then 304 when If-None-Match still matches it, else the body,
- * gzipped (once per loaded table) when the client accepts it and it is not tiny. The gzip form is
- * another representation, so its tag is the weak form of the same one (RFC 9110 §8.8.1, as nginx
- * does); If-None-Match compares weakly, so either form revalidates.
+ * gzipped (once per loaded table) when the client accepts it and it is not tiny (the headers of
+ * either form: compression.ts `negotiatedHeaders`).
  */
 function answerLoadTable(ctx: RouteContext, loaded: LoadTableResponse): FastifyReply | Promise<FastifyReply> {
   const current = (loaded.result.metadata as Readonly<Record<string, unknown>>)['current-snapshot-id'];
   if (typeof current === 'bigint' || (typeof current === 'number' && current >= 0)) noteOutcome(ctx.request.raw, { snapshotId: BigInt(current) });
   const zip = gzipFor(ctx.request.headers['accept-encoding'], loaded.body.length);
-  ctx.reply.header('etag', zip ? weakTag(loaded.etag) : loaded.etag).header('vary', 'accept-encoding');
+  ctx.reply.headers(negotiatedHeaders({ etag: loaded.etag }, zip));
   if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();
   if (!zip) return ctx.reply.code(200).type('application/json').send(loaded.body);
   return gzippedOnce(loaded, loaded.body).then((bytes) => ctx.reply.code(200).type('application/json').header('content-encoding', 'gzip').send(bytes));

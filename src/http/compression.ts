@@ -91,21 +91,29 @@ function varyWithAcceptEncoding(vary: string | undefined): string {
 }
 
 /**
+ * The headers of an answer that may go gzipped (`zip`): Vary names Accept-Encoding either way
+ * (RFC 9110 §12.5.5), and the gzip form, another representation of the same answer, carries the
+ * weak form of a strong ETag (§8.8.1, as nginx does); If-None-Match compares weakly, so either
+ * form revalidates. Content-Encoding is the sender's to add, with the compressed body.
+ */
+export function negotiatedHeaders(headers: Readonly<Record<string, string>>, zip: boolean): Record<string, string> {
+  const out: Record<string, string> = { ...headers, vary: varyWithAcceptEncoding(headers['vary']) };
+  const etag = out['etag'];
+  if (zip && etag !== undefined) out['etag'] = weakTag(etag);
+  return out;
+}
+
+/**
  * Writes an answer relayed from an upstream (a rest catalog's load-table, read whole because its
- * `config` may be rewritten), gzip-compressed when the client accepts it and it is not tiny. The
- * compressed form is another representation of the same answer: a strong ETag becomes weak
- * (RFC 9110 §8.8.1), which If-None-Match still matches (it compares weakly).
+ * `config` may be rewritten), gzip-compressed when the client accepts it and it is not tiny.
  */
 export function sendRelayedNegotiated(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Buffer },
 ): FastifyReply | Promise<FastifyReply> {
-  const headers: Record<string, string> = { ...answer.headers, vary: varyWithAcceptEncoding(answer.headers['vary']) };
-  if (answer.status !== 200 || !gzipFor(request.headers['accept-encoding'], answer.body.length))
-    return reply.code(answer.status).headers(headers).send(answer.status === 304 ? undefined : answer.body);
-  const etag = headers['etag'];
-  if (etag !== undefined) headers['etag'] = weakTag(etag);
-  headers['content-encoding'] = 'gzip';
-  return gzip(answer.body, GZIP_OPTIONS).then((bytes) => reply.code(200).headers(headers).send(bytes));
+  const zip = answer.status === 200 && gzipFor(request.headers['accept-encoding'], answer.body.length);
+  reply.code(answer.status).headers(negotiatedHeaders(answer.headers, zip));
+  if (!zip) return reply.send(answer.status === 304 ? undefined : answer.body);
+  return gzip(answer.body, GZIP_OPTIONS).then((bytes) => reply.header('content-encoding', 'gzip').send(bytes));
 }
