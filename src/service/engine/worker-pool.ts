@@ -12,6 +12,7 @@
  * belong to the process; each Icefront instance has its own caches in them (and drops them on close).
  */
 import os from 'node:os';
+import { LRUCache } from 'lru-cache';
 import { Worker } from 'node:worker_threads';
 import { fail } from '../../errors/index.js';
 import { tableMetadataToJson, type TableMetadata } from '../../iceberg/index.js';
@@ -285,6 +286,15 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
     };
   }
 
+  // Snapshots known to have delete files, whose pages are written whole by one worker (see
+  // `write`): learnt from a plan's sizing, or from a page whose parts came back with deletes.
+  const withDeletes = new LRUCache<string, true>({ max: 1024 });
+  const snapshotKey = (job: PlanJob): string => `${serialOf(job.table.metadata)}:${String(job.request.snapshotId ?? '')}`;
+  const learn = (job: PlanJob, sized: SizedPlan): SizedPlan => {
+    if (sized.stats.deleteFilesIndexed > 0) withDeletes.set(snapshotKey(job), true);
+    return sized;
+  };
+
   let closed = false;
   async function run<T>(slot: number, job: PlanJob, extra: Pick<Job, 'op'> & Record<string, unknown>): Promise<T> {
     if (closed) throw fail('SHUTTING_DOWN', 'Planning has stopped: the server is shutting down');
@@ -300,13 +310,13 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       // `min-rows-requested` reads manifests in list order until it has enough: one worker does it.
       if (count === 1 || minRows !== undefined) {
         const slot = shareOf(job.table.metadata.location, count);
-        return run<SizedPlan>(slot, job, { op: 'size', ...(minRows !== undefined && { minRows }) });
+        return learn(job, await run<SizedPlan>(slot, job, { op: 'size', ...(minRows !== undefined && { minRows }) }));
       }
       const shares = await Promise.all(
         threads.map((_, index) => run<SizedPlan>(index, job, { op: 'size', share: { index, count } satisfies PlanShare })),
       );
       const manifests: SizedManifest[] = shares.flatMap((s) => s.manifests).sort((a, b) => a.ordinal - b.ordinal);
-      return { manifests, stats: mergeShareStats(shares.map((s) => s.stats)) };
+      return learn(job, { manifests, stats: mergeShareStats(shares.map((s) => s.stats)) });
     },
 
     async write(job, ranges: readonly RangeToRead[], writeOptions = {}) {
@@ -314,14 +324,18 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       const write = async (slot: number, part: readonly RangeToRead[]) => (await run<WrittenTasks | null>(slot, job, { op: 'write', ranges: part, ...options })) ?? undefined;
       // A page spans manifests of several workers' shares: each writes its own ranges, where the
       // plan decoded them and they are cached, at once; the parts are joined in range order.
+      // Tasks refer to delete files by index into their own answer's list, so parts with deletes
+      // are not joined by text: such a snapshot's pages are written whole by the first range's worker.
       const parts = ownedRuns(ranges, count);
-      if (parts.length <= 1) return write(parts[0]?.slot ?? 0, ranges);
+      if (parts.length <= 1 || withDeletes.has(snapshotKey(job))) return write(parts[0]?.slot ?? 0, ranges);
       const written = await Promise.all(parts.map((p) => write(p.slot, p.ranges)));
       if (written.some((w) => w === undefined)) return undefined;
       const done = written as WrittenTasks[];
-      // Tasks refer to delete files by index into their own answer's list: such parts are not
-      // joined by text, so the page is written whole by the first range's worker instead.
-      if (done.some((w) => w.deleteFiles !== undefined)) return write(parts[0]!.slot, ranges);
+      if (done.some((w) => w.deleteFiles !== undefined)) {
+        // only a server that has not planned this snapshot meets it here, once
+        withDeletes.set(snapshotKey(job), true);
+        return write(parts[0]!.slot, ranges);
+      }
       return { fileScanTasks: joinJsonArrays(done.map((w) => w.fileScanTasks)), count: done.reduce((n, w) => n + w.count, 0) };
     },
 
