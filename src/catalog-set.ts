@@ -38,6 +38,8 @@ export interface CatalogDeps {
   readonly upstreams?: UpstreamObserver;
   /** Spans of upstream calls. */
   readonly tracing?: Tracing;
+  /** Clock of upstreams' cache lifetimes (RestUpstreamOptions `now`); `Date.now` by default. */
+  readonly now?: () => number;
 }
 
 export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, deps: CatalogDeps, previous?: CatalogSet): CatalogSetChange {
@@ -77,6 +79,7 @@ function restCatalog(config: RestCatalogConfig, deps: CatalogDeps): UpstreamCata
       ...(deps.upstreams && { observer: deps.upstreams }),
       ...(deps.tracing && { tracing: deps.tracing }),
       ...(deps.logger && { logger: deps.logger }),
+      ...(deps.now && { now: deps.now }),
     }),
     config,
     ...(local && { localIO: createLocalFileIO({ roots: local.roots, remaps: local.locations }) }),

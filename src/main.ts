@@ -98,13 +98,14 @@ function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracin
 }
 
 /** Upstream answers read whole share `server.upstream-buffer-bytes`, across reloads too. */
-function catalogDeps(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF, activity?: Activity): CatalogDeps {
+function catalogDeps(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF, activity?: Activity, now?: () => number): CatalogDeps {
   const upstreams = upstreamObserver(metrics, activity?.upstream);
   return {
     bufferBudget: createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES),
     tracing,
     ...(upstreams && { upstreams }),
     ...(logger && { logger }),
+    ...(now && { now }),
   };
 }
 
@@ -113,7 +114,8 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
   return planningParts(config, metrics, logger)(buildCatalogSet(config.catalogs, catalogDeps(config, metrics, logger)).next);
 }
 
-export function buildIcefront(config: Config, options: { logger?: Logger; spanExporter?: SpanExporter } = {}): Icefront {
+/** `now`: the clock of upstreams' cache lifetimes (tests hold it still); `Date.now` by default. */
+export function buildIcefront(config: Config, options: { logger?: Logger; spanExporter?: SpanExporter; now?: () => number } = {}): Icefront {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   // recent work for the status page (GET /): this instance's, counted as it happens
   const activity = new Activity();
@@ -124,7 +126,7 @@ export function buildIcefront(config: Config, options: { logger?: Logger; spanEx
       ? createTracing({ ...config.tracing, ...(options.spanExporter && { exporter: options.spanExporter }) })
       : TRACING_OFF;
   const serviceOver = planningParts(config, metrics, logger, tracing);
-  const deps = catalogDeps(config, metrics, logger, tracing, activity);
+  const deps = catalogDeps(config, metrics, logger, tracing, activity, options.now);
   const initial = buildCatalogSet(config.catalogs, deps).next;
   const services = holdService(serviceOver(initial));
   // one check function per upstream object: readiness tells a reload's new upstream from the old

@@ -26,8 +26,11 @@ t.test("a scan's redemptions reuse the caller's load of moments ago; every /plan
   const warehouse = path.join(base, 'wh');
   buildWarehouse(warehouse, pathToFileURL(warehouse).href);
   const stub = await startUpstreamStub({ tables: [stubTableFromDir(path.join(warehouse, 'sales/returns/metadata'), ['sales'], 'returns')], requireToken: 'alice', conditionalLoads: true });
+  // the clock stands still: every redemption comes within PINNED_REUSE_MS of the plan, however slow the machine
+  const now = Date.now();
   const { app } = buildIcefront(
     testConfig([stubCatalogConfig(stub, { planning: 'local', storage: { local: { roots: [warehouse], locations: [] } } }), demoCatalog('direct', warehouse)], { batchSize: 1 }),
+    { now: () => now },
   );
   t.teardown(async () => {
     await app.close();
