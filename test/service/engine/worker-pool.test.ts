@@ -153,11 +153,7 @@ t.test('a plan split between two workers reports the pruning summary the event l
 
 t.test('the plan-task strings of a large plan, written by both workers, are the ones the event loop writes', async (t) => {
   // 400 one-file batches: more strings than one worker is given, so each worker writes a part
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-pool-'));
-  t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
-  writeSyntheticTable({ root: path.join(root, 'bench', 'wide'), location: 's3://pool/warehouse/bench/wide', manifests: 4, entriesPerManifest: 100, columns: 6 });
-  const catalog = { ...demoCatalog('pool', root), locations: [{ prefix: 's3://pool/warehouse', dir: root }] };
-  const base = '/v1/pool/namespaces/bench/tables/wide';
+  const { catalog, base } = syntheticCatalog(t, 'wide', { manifests: 4, entriesPerManifest: 100, columns: 6 });
   const cases: [string, Partial<Config['planning']>, unknown][] = [
     ['unsigned, one string per batch', { batchSize: 1 }, {}],
     ['signed, one string per batch', { batchSize: 1, tokenSecret: 'a shared secret of sixteen+ chars' }, {}],
@@ -188,11 +184,7 @@ t.test('the plan-task strings of a large plan, written by both workers, are the 
 });
 
 t.test("a page spanning manifests of both workers' shares is written by each where the plan decoded them, and joins to the event loop's bytes", async (t) => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-pool-pages-'));
-  t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
-  writeSyntheticTable({ root: path.join(root, 'bench', 'spread'), location: 's3://pool/warehouse/bench/spread', manifests: 8, entriesPerManifest: 40, columns: 4 });
-  const catalog = { ...demoCatalog('pool', root), locations: [{ prefix: 's3://pool/warehouse', dir: root }] };
-  const base = '/v1/pool/namespaces/bench/tables/spread';
+  const { catalog, base } = syntheticCatalog(t, 'spread', { manifests: 8, entriesPerManifest: 40, columns: 4 });
   // pages of about three manifests' tasks, cut by bytes alone (the default: no count bound)
   const planning = { batchSize: 0, maxResponseBytes: 40 << 10 };
   const local = appWith([catalog], { ...planning, workers: 0 });
@@ -215,6 +207,14 @@ t.test("a page spanning manifests of both workers' shares is written by each whe
   }
   t.equal(await reads(), afterPlan, 'no manifest decoded again to redeem them: each part was written by the worker holding it');
 });
+
+/** A synthetic table `bench.<name>` in a temp warehouse (removed after the test), as catalog `pool`, and its table route. */
+function syntheticCatalog(t: Test, name: string, shape: { manifests: number; entriesPerManifest: number; columns: number }) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-pool-'));
+  t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+  writeSyntheticTable({ root: path.join(root, 'bench', name), location: `s3://pool/warehouse/bench/${name}`, ...shape });
+  return { catalog: { ...demoCatalog('pool', root), locations: [{ prefix: 's3://pool/warehouse', dir: root }] }, base: `/v1/pool/namespaces/bench/tables/${name}` };
+}
 
 /** The manifest paths of an unsigned plan task's ranges, read by decoding it (as plan-tasks.test.ts does). */
 function rangesOf(task: string): string[] {
