@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Readable } from 'node:stream';
+import { PassThrough as BodyStream, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createProxyServer } from 'http-proxy-3';
@@ -114,7 +114,12 @@ export function createPassThrough(): PassThrough {
       const send = async (_url: string, init: ProxyInit): Promise<FetchShaped> => {
         const headers: Record<string, string> = {};
         for (const [name, value] of init.headers) if (!TRANSPORT_OWNED.has(name)) headers[name] = value;
-        exchange = target.exchange({ method: init.method, headers, body: target.body ?? init.body ?? null });
+        // http-proxy-3 hands over the client's request itself as the body (for any method but GET
+        // and HEAD); the transport is given a stream of its own instead (ownBody), and none for a
+        // request that has no body (RFC 9112 §6.3: neither Content-Length nor Transfer-Encoding)
+        const bodied = init.body && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
+        const body = target.body ?? (bodied ? ownBody(req) : null);
+        exchange = target.exchange({ method: init.method, headers, body });
         const answer = new FetchShaped(await exchange.answer);
         answers.set(req, answer);
         return answer;
@@ -144,6 +149,37 @@ export function createPassThrough(): PassThrough {
     },
     close: () => proxy.close(),
   };
+}
+
+/**
+ * The client's request body as a stream the upstream exchange owns (issue #38). A transport
+ * destroys a body it cannot send (refused, reset, deadline, cancelled), and undici, given a
+ * server's IncomingMessage, first sets its `socket` to null (undici core/util.js `destroy`, so as
+ * not to close the client's connection): every `error` listener on the client's request then
+ * runs on a request without a socket, and http-proxy-3's reads `req.socket.destroyed`, which
+ * threw and ended the process. Only this stream is destroyed now: the client's request stays
+ * whole, so its failure is answered with an ErrorModel. What the client still sends once the
+ * exchange is over is read and dropped (as Node drops an unread body), so its connection can
+ * carry the answer and the next request; a client request that breaks off ends this stream with
+ * an error, which the exchange reports.
+ */
+function ownBody(req: IncomingMessage): BodyStream {
+  const body = new BodyStream();
+  // the transport reports a broken body through the exchange; a listener keeps it from being thrown
+  body.on('error', () => undefined);
+  req.pipe(body);
+  const brokeOff = () => {
+    if (!req.complete) body.destroy(new Error('the client closed its request before its body was complete'));
+  };
+  req.once('close', brokeOff);
+  req.once('error', brokeOff);
+  body.once('close', () => {
+    req.off('close', brokeOff);
+    req.off('error', brokeOff);
+    req.unpipe(body);
+    if (!req.complete) req.resume();
+  });
+  return body;
 }
 
 /**

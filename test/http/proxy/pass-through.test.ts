@@ -181,16 +181,28 @@ t.test('a compressed upstream error is read to judge it: an ErrorModel passes as
   t.equal(((await wrapped.json()) as { error: { type: string } }).error.type, 'NotFoundException', 'JSON that is not an ErrorModel is wrapped');
 });
 
+/**
+ * One fault met by a request without a body, one with a small body and one with a 5 MiB body
+ * (streamed to the upstream as it arrives): each gets the same ErrorModel (issue #38: a body the
+ * transport could not send used to end the process).
+ */
 async function faultCase(t: Test, label: string, base: string, status: number, type: string) {
   const gw = await gateway(to(base, { timeoutMs: 500 }));
   t.teardown(() => gw.app.close());
-  const started = Date.now();
-  const res = await fetch(`${gw.base}/v1/front/namespaces`);
-  t.equal(res.status, status, `${label}: ${status}`);
-  const body = (await res.json()) as { error: { type: string; code: number } };
-  t.equal(body.error.type, type, `${label}: ${type}`);
-  t.equal(body.error.code, status);
-  t.comment(`${label}: answered in ${Date.now() - started} ms`);
+  const requests: Array<[string, RequestInit]> = [
+    ['GET', {}],
+    ['POST, small body', { method: 'POST', body: '{"requirements":[],"updates":[]}', headers: { 'content-type': 'application/json' } }],
+    ['POST, 5 MiB body', { method: 'POST', body: Buffer.alloc(5 * 1024 * 1024, 'x'), headers: { 'content-type': 'application/json' } }],
+  ];
+  for (const [kind, init] of requests) {
+    const started = Date.now();
+    const res = await fetch(`${gw.base}/v1/front/namespaces/ns/tables/t`, init);
+    t.equal(res.status, status, `${label}, ${kind}: ${status}`);
+    const body = (await res.json()) as { error: { type: string; code: number } };
+    t.equal(body.error.type, type, `${label}, ${kind}: ${type}`);
+    t.equal(body.error.code, status);
+    t.comment(`${label}, ${kind}: answered in ${Date.now() - started} ms`);
+  }
 }
 
 // Bounded by the tap timeout: a hang fails the test; durations are reported, not asserted.
@@ -318,4 +330,65 @@ t.test('a client that goes away ends its upstream exchange, well before the dead
   t.equal(await answered, 'AbortError', 'the client gave up');
   await closed;
   t.pass("the upstream's request was closed when the client went away");
+});
+
+/** A port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
+/** A request on `agent`: its status, its body and the local port of the connection that carried it. */
+function requestOn(agent: http.Agent, url: string, method: string, body?: Buffer): Promise<{ status: number; body: string; port: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      const port = res.socket.localPort!;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), port }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+t.test("a body the upstream refused is read off the client's connection, which then carries the next request", async (t) => {
+  const gw = await gateway(to(`http://127.0.0.1:${await closedPort()}`));
+  t.teardown(() => gw.app.close());
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const first = await requestOn(agent, `${gw.base}/v1/front/namespaces`, 'POST', Buffer.alloc(4 * 1024 * 1024, 'x'));
+  t.equal(first.status, 503, 'refused: 503');
+  t.equal((JSON.parse(first.body) as { error: { code: number } }).error.code, 503, 'an ErrorModel');
+  const second = await requestOn(agent, `${gw.base}/v1/front/namespaces`, 'GET');
+  t.equal(second.status, 503, 'the next request is answered too');
+  t.equal(second.port, first.port, 'on the same connection');
+});
+
+t.test('a client that breaks off its body ends its upstream exchange, well before the deadline', { timeout: 15000 }, async (t) => {
+  let upstreamClosed!: (complete: boolean) => void;
+  const closed = new Promise<boolean>((r) => (upstreamClosed = r));
+  // answers a GET; reads a POST's body and never answers, telling whether the body it got was complete
+  const hang = http.createServer((req, res) => {
+    if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":[]}');
+    req.resume();
+    req.once('close', () => upstreamClosed(req.complete));
+  });
+  await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+  const gw = await gateway(to(`http://127.0.0.1:${(hang.address() as AddressInfo).port}`, { timeoutMs: 60_000 }));
+  t.teardown(async () => {
+    await gw.app.close();
+    hang.closeAllConnections();
+    await new Promise<void>((r) => hang.close(() => r()));
+  });
+  const { port } = new URL(gw.base);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  await new Promise<void>((r) => socket.once('connect', r));
+  socket.write('POST /v1/front/namespaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"namespace":');
+  setTimeout(() => socket.destroy(), 200);
+  t.equal(await closed, false, "the upstream's request was closed, its body incomplete, when the client went away");
+  t.equal((await fetch(`${gw.base}/v1/front/namespaces`)).status, 200, 'the gateway still answers');
 });
