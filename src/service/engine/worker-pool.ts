@@ -65,17 +65,15 @@ interface Pending extends JobContext {
  * Loads the worker module in a fresh thread. The compiled build (dist/) imports
  * `planning-worker.js` directly and never needs tsx (it is not installed with the package). Run
  * from the TypeScript sources (tests, `npm run dev`), a worker does not inherit a loader
- * registered with `register()`, so it registers tsx itself when plain `import()` cannot load the
- * `.ts` file.
+ * registered with `register()`, so it registers tsx itself before the first import. It cannot wait
+ * to see whether a plain `import()` fails: from Node 22.18 and 24 on, Node strips the types of a
+ * `.ts` file by itself, loads `planning-worker.ts`, and only then fails on its `…/index.js`
+ * imports, which name sources that only tsx maps to `.ts`.
  */
 const BOOTSTRAP = `
 import { workerData } from 'node:worker_threads';
-try { await import(workerData.entry); } catch (err) {
-  if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !workerData.tsx) throw err;
-  const { register } = await import(workerData.tsx);
-  register();
-  await import(workerData.entry + '?tsx');
-}
+if (workerData.tsx) (await import(workerData.tsx)).register();
+await import(workerData.entry);
 `;
 const BOOTSTRAP_URL = new URL(`data:text/javascript,${encodeURIComponent(BOOTSTRAP)}`);
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
