@@ -312,18 +312,24 @@ t.test('the request timeout bounds the whole exchange, and an upstream cut short
   }
 });
 
+/** A gateway in front of an upstream answering as `answer` says, with a 60 s deadline the tests must not wait for. */
+async function gatewayWithDeadlineFarOff(t: Test, answer: http.RequestListener) {
+  const upstream = http.createServer(answer);
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  const gw = await gateway(to(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, { timeoutMs: 60_000 }));
+  t.teardown(async () => {
+    await gw.app.close();
+    upstream.closeAllConnections();
+    await new Promise<void>((r) => upstream.close(() => r()));
+  });
+  return gw;
+}
+
 // Bounded by the tap timeout: without the cancel the upstream's request stays open for the whole 60 s deadline.
 t.test('a client that goes away ends its upstream exchange, well before the deadline', { timeout: 15000 }, async (t) => {
   let upstreamClosed!: () => void;
   const closed = new Promise<void>((r) => (upstreamClosed = r));
-  const hang = http.createServer((req) => req.once('close', upstreamClosed)); // never answers
-  await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
-  const gw = await gateway(to(`http://127.0.0.1:${(hang.address() as AddressInfo).port}`, { timeoutMs: 60_000 }));
-  t.teardown(async () => {
-    await gw.app.close();
-    hang.closeAllConnections();
-    await new Promise<void>((r) => hang.close(() => r()));
-  });
+  const gw = await gatewayWithDeadlineFarOff(t, (req) => req.once('close', upstreamClosed)); // never answers
   const client = new AbortController();
   const answered = fetch(`${gw.base}/v1/front/namespaces`, { signal: client.signal }).catch((err: Error) => err.name);
   setTimeout(() => client.abort(), 200);
@@ -372,17 +378,10 @@ t.test('a client that breaks off its body ends its upstream exchange, well befor
   let upstreamClosed!: (complete: boolean) => void;
   const closed = new Promise<boolean>((r) => (upstreamClosed = r));
   // answers a GET; reads a POST's body and never answers, telling whether the body it got was complete
-  const hang = http.createServer((req, res) => {
+  const gw = await gatewayWithDeadlineFarOff(t, (req, res) => {
     if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":[]}');
     req.resume();
     req.once('close', () => upstreamClosed(req.complete));
-  });
-  await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
-  const gw = await gateway(to(`http://127.0.0.1:${(hang.address() as AddressInfo).port}`, { timeoutMs: 60_000 }));
-  t.teardown(async () => {
-    await gw.app.close();
-    hang.closeAllConnections();
-    await new Promise<void>((r) => hang.close(() => r()));
   });
   const { port } = new URL(gw.base);
   const socket = net.connect(Number(port), '127.0.0.1');
