@@ -14,12 +14,14 @@
 # environment. The process runs as uid 10001, and writes nothing to its filesystem (a read-only
 # root filesystem works).
 #
-# NODE_IMAGE is the base of both stages: the official Node 20 slim image by default. A machine
-# that cannot pull it builds on a local one instead (tools/deploy/base-image.sh, as the tests do):
-#   podman build --format docker --build-arg NODE_IMAGE=localhost/icefront-node20-base:… .
+# NODE_IMAGE is the base of both stages: the official slim image of Node 24, the newest LTS line,
+# by default; node:22-bookworm-slim (the maintenance LTS) is supported too. A machine that cannot
+# pull it builds on a local one instead (tools/deploy/base-image.sh, as the tests do, with the same
+# official Node 24 binary):
+#   podman build --format docker --build-arg NODE_IMAGE=localhost/icefront-node24-base:… .
 # Behind a TLS-inspecting proxy, hand npm the proxy's CA bundle as a build secret (it is not kept
 # in any layer): --secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- build: every dependency, then tsc into dist/ ----------------------------------------------
 FROM ${NODE_IMAGE} AS build

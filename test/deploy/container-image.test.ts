@@ -4,8 +4,8 @@
  * port published on 127.0.0.1 only, a read-only root filesystem.
  *
  * This machine cannot pull the official Node image, so tools/deploy/build-image.sh builds the same
- * Dockerfile on a base image made here (tools/deploy/base-image.sh: Debian's minbase plus this
- * machine's Node.js), installing podman and mmdebstrap with apt-get when missing. Needs root and
+ * Dockerfile on a base image made here (tools/deploy/base-image.sh: Debian's minbase plus the
+ * official Node 24 binary the tests run on), installing podman and mmdebstrap with apt-get when missing. Needs root and
  * Linux; outside CI a missing prerequisite skips with a message, with `CI` set it fails.
  * Cold (nothing installed, no base image): two to eight minutes on 2 cores; warm: about 15 s.
  */
@@ -61,6 +61,14 @@ t.test('the image builds, runs as an operator runs it, and serves', async (t) =>
   t.comment(`image ${TAG} built (or found up to date) in ${built.seconds?.toFixed(1)} s`);
   const flags = built.flags;
   t.comment(`podman flags this machine needs: ${flags.join(' ') || '(none)'}`);
+
+  // --- its Node.js: the newest LTS line, the Dockerfile's default ---------------------------------
+  t.match(fs.readFileSync(path.join(REPO, 'Dockerfile'), 'utf8'), /^ARG NODE_IMAGE=node:24-bookworm-slim$/m, "the Dockerfile's default base is the official Node 24 image");
+  const pinned = await run('bash', [path.join(REPO, 'tools/node/install.sh'), '24'], { timeoutMs: 120_000 });
+  const expected = (await run(path.join(pinned.stdout.trim().split('\n').at(-1)!, 'node'), ['--version'])).stdout.trim();
+  const inImage = await podman(t, ['run', '--rm', ...flags, '--entrypoint', 'node', TAG, '--version']);
+  t.match(expected, /^v24\./, 'the pinned Node 24 binary');
+  t.equal(inImage.stdout.trim(), expected, `the image runs it (${expected})`);
 
   // --- the image's own settings ----------------------------------------------------------------
   const inspect = await podman(t, ['image', 'inspect', TAG]);

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# A local stand-in for the official Node 20 slim image (`node:20-bookworm-slim`), for machines that
-# cannot pull from a container registry: a minimal Debian (mmdebstrap, variant minbase, the suite
-# and Debian sources of this machine's apt configuration) plus this machine's own Node.js and npm,
-# laid out as the official image lays them out (/usr/local/bin/node, /usr/local/lib/node_modules/npm).
+# A local stand-in for the official Node slim image (`node:24-bookworm-slim`, the Dockerfile's
+# default), for machines that cannot pull from a container registry: a minimal Debian (mmdebstrap,
+# variant minbase, the suite and Debian sources of this machine's apt configuration) plus the
+# official Node.js binary of the line asked for (tools/node/install.sh: the pinned build from the
+# npm registry, the same binary the tests run on) and this machine's npm, laid out as the official
+# image lays them out (/usr/local/bin/node, /usr/local/lib/node_modules/npm).
 # Imported into podman as localhost/icefront-node<major>-base:<hash>, the hash covering everything
 # it is made from (this script, the suite, the apt sources, the node binary, npm's version): when
 # that image is already there, nothing is done. Prints the image's name on stdout.
 #
-#   base=$(bash tools/deploy/base-image.sh)
+#   base=$(bash tools/deploy/base-image.sh)        # Node 24; ICEFRONT_BASE_NODE=22 for the other line
 #   podman build --format docker --build-arg NODE_IMAGE="$base" -t icefront:test .
 #
 # Needs root (mmdebstrap's root mode), podman and mmdebstrap (tools/deploy/build-image.sh installs
@@ -23,7 +25,7 @@ unset NODE_OPTIONS
 say() { echo "tools/deploy/base-image.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-for tool in podman mmdebstrap node npm sha256sum; do
+for tool in podman mmdebstrap npm sha256sum; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is not on PATH (tools/deploy/build-image.sh installs podman and mmdebstrap)"
 done
 [ "$(id -u)" -eq 0 ] || die "run as root: mmdebstrap's root mode builds the tree (podman here is rootful)"
@@ -53,15 +55,16 @@ else
 fi
 [ "${#sources[@]}" -gt 0 ] || die "found no Debian apt sources in /etc/apt (set ICEFRONT_BASE_SOURCES=FILE)"
 
-# Node.js and npm as installed here: the binary behind `command -v node`, and the npm package
-# folder behind `command -v npm` (…/node_modules/npm/bin/npm-cli.js).
-node_bin=$(readlink -f "$(command -v node)")
+# Node.js: the pinned official binary of the line (tools/node/install.sh); npm: the package folder
+# behind `command -v npm` (…/node_modules/npm/bin/npm-cli.js), as the node-linux package has none.
+node_dir=$(bash "$(dirname "$0")/../node/install.sh" "${ICEFRONT_BASE_NODE:-24}" | tail -n 1) || die "could not install Node.js ${ICEFRONT_BASE_NODE:-24} (tools/node/install.sh)"
+node_bin="$node_dir/node"
 npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
 [ -f "$npm_dir/package.json" ] && [ "$(basename "$npm_dir")" = npm ] || die "cannot find npm's package folder from $(command -v npm) (found $npm_dir)"
 node_version=$("$node_bin" -p process.versions.node)
 node_major=${node_version%%.*}
 npm_version=$("$node_bin" -p "require('$npm_dir/package.json').version")
-[ "$node_major" -ge 20 ] || die "Node.js $node_version is too old: Icefront needs 20.18.1 or newer"
+[ "$node_major" -ge 22 ] || die "Node.js $node_version is too old: Icefront needs 22.13 or newer"
 
 hash=$( { cat "$0"; echo "$suite"; cat "${sources[@]}"; sha256sum "$node_bin"; echo "npm $npm_version"; } | sha256sum | cut -c1-12 )
 image="localhost/icefront-node${node_major}-base:$hash"
@@ -73,7 +76,7 @@ exec 9>"/tmp/icefront-base-image.lock"
 flock 9
 if podman image exists "$image"; then echo "$image"; exit 0; fi
 
-say "making $image: Debian $suite (minbase) from ${sources[*]}, Node.js $node_version and npm $npm_version from this machine"
+say "making $image: Debian $suite (minbase) from ${sources[*]}, the official Node.js $node_version and this machine's npm $npm_version"
 work=$(mktemp -d /var/tmp/icefront-base.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -97,7 +100,7 @@ podman import --quiet \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change "ENV NODE_VERSION=$node_version" \
   --change 'CMD ["node"]' \
-  --change "LABEL org.opencontainers.image.description=\"Debian $suite minbase with this machine's Node.js $node_version (icefront tools/deploy/base-image.sh)\"" \
+  --change "LABEL org.opencontainers.image.description=\"Debian $suite minbase with the official Node.js $node_version (icefront tools/deploy/base-image.sh)\"" \
   "$work/rootfs.tar" "$image" >/dev/null
 say "made $image"
 # Older bases of this script (other hashes) are left over: remove those nothing is built on.
