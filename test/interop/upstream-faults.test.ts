@@ -7,9 +7,9 @@
  * times (50 by default), with a toxic between (latency under and over the request timeout, resets,
  * a timeout, a slow link).
  *
- * What a user checks: the process lives; every answer is a success or an ErrorModel whose code is
- * its status (a response broken off after its head is counted apart: it is how a cut stream is
- * told); no request goes unanswered past its deadline; /healthz and the filesystem catalog answer
+ * What a user checks: the process lives; every answer is a success or an ErrorModel (valid against
+ * the spec's IcebergErrorResponse) whose code is its status (a response broken off after its head
+ * is counted apart: it is how a cut stream is told); no request goes unanswered past its deadline; /healthz and the filesystem catalog answer
  * promptly throughout; and every commit Icefront acknowledged is in the table afterwards.
  */
 import fs from 'node:fs';
@@ -20,6 +20,7 @@ import { startIcefrontProcess } from './harness/icefront-process.js';
 import { startRestFixture } from './harness/rest-fixture.js';
 import { interopToolchain } from './harness/toolchain.js';
 import { startToxiproxy, toxiproxyFor, type Toxic } from './harness/toxiproxy.js';
+import { validateAgainst } from '../helpers/openapi.js';
 import { DEMO_WAREHOUSE } from '../service/planning/helpers.js';
 
 t.setTimeout(30 * 60_000);
@@ -128,8 +129,8 @@ t.test(`the upstream down and up ${CYCLES} times under load: the process lives, 
       return { status: res.status, etag: res.headers.get('etag'), ...(text !== '' && res.headers.get('content-type')?.includes('json') && { json: JSON.parse(text) as unknown }) };
     }
     try {
-      const error = (JSON.parse(text) as { error?: { code?: unknown; type?: unknown; message?: unknown } }).error;
-      if (typeof error?.type === 'string' && typeof error.message === 'string' && error.code === res.status) {
+      const body = JSON.parse(text) as { error?: { code?: unknown } };
+      if (validateAgainst('IcebergErrorResponse', body).length === 0 && body.error?.code === res.status) {
         count('error-model');
         return { status: res.status };
       }
