@@ -14,6 +14,9 @@ export const ERROR_CODES = {
   INVALID_FILTER: { status: 400, type: 'ValidationException' },
   INVALID_SCAN: { status: 400, type: 'IllegalArgumentException' },
   INVALID_VALUE: { status: 400, type: 'BadRequestException' },
+  // a commit or create Java's TableMetadata.Builder / ViewMetadata.Builder refuses: Preconditions.checkArgument, ValidationException.check
+  ILLEGAL_ARGUMENT: { status: 400, type: 'IllegalArgumentException' },
+  VALIDATION_FAILED: { status: 400, type: 'ValidationException' },
   // 401 / 403 (REST spec UnauthorizedResponse, ForbiddenResponse)
   NOT_AUTHORIZED: { status: 401, type: 'NotAuthorizedException' },
   CREDENTIALS_MISSING: { status: 401, type: 'NotAuthorizedException' }, // no Authorization: Bearer …
@@ -30,6 +33,12 @@ export const ERROR_CODES = {
   NO_SUCH_PLAN_ID: { status: 404, type: 'NoSuchPlanIdException' },
   NO_SUCH_PLAN_TASK: { status: 404, type: 'NoSuchPlanTaskException' },
   FILE_NOT_FOUND: { status: 404, type: 'NotFoundException' },
+  // 409 (REST spec: createNamespace, createTable, renameTable, dropNamespace, updateTable)
+  ALREADY_EXISTS: { status: 409, type: 'AlreadyExistsException' },
+  NAMESPACE_NOT_EMPTY: { status: 409, type: 'NamespaceNotEmptyException' },
+  COMMIT_FAILED: { status: 409, type: 'CommitFailedException' }, // a requirement no longer holds, or a lost race
+  // REST spec updateProperties 422: a key both removed and updated
+  UNPROCESSABLE: { status: 422, type: 'UnprocessableEntityException' },
   // 405 / 406 / 413
   METHOD_NOT_ALLOWED: { status: 405, type: 'MethodNotAllowedException' },
   UNSUPPORTED_OPERATION: { status: 406, type: 'UnsupportedOperationException' },
@@ -40,6 +49,8 @@ export const ERROR_CODES = {
   INTERNAL: { status: 500, type: 'InternalServerError' },
   INVALID_METADATA: { status: 500, type: 'InvalidTableMetadataException' },
   STORAGE_FAILURE: { status: 500, type: 'RuntimeIOException' },
+  // REST spec updateTable 500/502/504 CommitStateUnknownException: the store failed mid-write; clients must not assume it failed
+  COMMIT_STATE_UNKNOWN: { status: 500, type: 'CommitStateUnknownException' },
   UPSTREAM_BAD_GATEWAY: { status: 502, type: 'BadGatewayException' },
   UPSTREAM_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' },
   UPSTREAM_BUSY: { status: 503, type: 'ServiceUnavailableException' }, // its limits.max-in-flight are taken and the queue is full or too slow

@@ -57,3 +57,6 @@ export * from './expressions/index.js';
 export { contentFileJsonLength, contentFileToJson, type ContentFileJsonOptions } from './content-file-json.js';
 export type { Namespace, TableIdentifier } from './identifiers.js';
 export type { ManifestRange } from './manifest-range.js';
+export * from './view-metadata.js';
+export { viewHistoryEntryToJson, viewMetadataToJson, viewRepresentationToJson, viewVersionToJson } from './view-metadata-json.js';
+export { parseEncryptedKey, parsePartitionStatisticsFile, parseStatisticsFile } from './statistics.js';
