@@ -1,10 +1,10 @@
 /**
  * The one-way dependency rules of reference/ARCHITECTURE.md, enforced in `npm test`.
- * Layers (low → high): errors → config, json → observability, iceberg → storage → cache →
+ * Layers (low → high): errors → config, json → observability, iceberg → storage → cache, commits →
  * planner | tokens | catalogs | auth (siblings) → service → http → main/cli.
  */
-const layers = ['errors', 'config', 'json', 'observability', 'iceberg', 'storage', 'cache', 'planner', 'tokens', 'catalogs', 'auth', 'service', 'http'];
-const rank = { errors: 0, config: 1, json: 1, observability: 2, iceberg: 2, storage: 3, cache: 4, planner: 5, tokens: 5, catalogs: 5, auth: 5, service: 6, http: 7 };
+const layers = ['errors', 'config', 'json', 'observability', 'iceberg', 'storage', 'cache', 'commits', 'planner', 'tokens', 'catalogs', 'auth', 'service', 'http'];
+const rank = { errors: 0, config: 1, json: 1, observability: 2, iceberg: 2, storage: 3, cache: 4, commits: 4, planner: 5, tokens: 5, catalogs: 5, auth: 5, service: 6, http: 7 };
 
 const upward = [];
 for (const from of layers) {
@@ -60,6 +60,7 @@ module.exports = {
       "an upstream catalog is reached through its transport only (catalogs/rest http-client.ts: one pool, deadline and failure mapping; issue #30); undici elsewhere is the identity provider's token relay alone"),
     privateTo('http-proxy-3-private-to-proxy', 'http-proxy-3', ['^src/http/proxy/'], 'http-proxy-3 stays inside http/proxy (the pass-through engine, fed by the upstream transport)'),
     privateTo('avsc-private-to-manifests', 'avsc', ['^src/planner/manifests/'], 'avsc stays inside planner/manifests'),
+    privateTo('pg-private-to-postgres-driver', 'pg', ['^src/catalogs/sql/postgres-driver\\.ts$'], 'PostgreSQL is reached through catalogs/sql/postgres-driver.ts only (one pool, scrubbed errors)'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
