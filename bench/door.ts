@@ -95,7 +95,7 @@ fs.mkdirSync(path.join(staticDir, 'v1/namespaces/sales/tables'), { recursive: tr
 const iceCfg = path.join(dir, 'icefront.yaml');
 fs.writeFileSync(
   iceCfg,
-  `catalogs:\n  demo: { type: filesystem, warehouse: ${JSON.stringify(wh)}, locations: { "s3://icefront-demo/warehouse": ${JSON.stringify(wh)} } }\n  up: { type: rest, uri: "http://127.0.0.1:${staticPort}", planning: upstream }\n`,
+  `catalogs:\n  demo: { type: filesystem, read-only: true, warehouse: ${JSON.stringify(wh)}, locations: { "s3://icefront-demo/warehouse": ${JSON.stringify(wh)} } }\n  up: { type: rest, uri: "http://127.0.0.1:${staticPort}", planning: upstream }\n`,
 );
 const icefrontProcess = startIcefront(iceCfg, icePort);
 const ice = `http://127.0.0.1:${icePort}`;

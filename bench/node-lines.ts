@@ -83,7 +83,7 @@ function coldPlan(node: string, args: string[]): number {
 const table = ensureSyntheticTable({ manifests: 100, entriesPerManifest: 1000, columns: 20 });
 const planArgs = [table.warehouse, table.namespace[0]!, table.name];
 const wh = path.join(REPO, 'fixtures/warehouse');
-const demo = `demo: { type: filesystem, warehouse: ${JSON.stringify(wh)}, locations: { "s3://icefront-demo/warehouse": ${JSON.stringify(wh)} } }`;
+const demo = `demo: { type: filesystem, read-only: true, warehouse: ${JSON.stringify(wh)}, locations: { "s3://icefront-demo/warehouse": ${JSON.stringify(wh)} } }`;
 const upstreamConfig = path.join(dir, 'upstream.yaml');
 fs.writeFileSync(upstreamConfig, `logging: { level: warn }\ncatalogs:\n  ${demo}\n`);
 const upstream = await serve(nodes['24'], upstreamConfig);

@@ -4,17 +4,18 @@
  * change keeps its object (its metadata caches, config cache, tokens and connection pool), and
  * only added or changed ones are built anew.
  */
+import fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { ByteBudget } from './cache/index.js';
-import { createFilesystemCatalog, createRestUpstream, type Catalog } from './catalogs/index.js';
-import type { CatalogConfig, RestCatalogConfig } from './config/index.js';
+import { createFilesystemCatalog, createRestUpstream, createSqlCatalog, openSqlStore, type Catalog } from './catalogs/index.js';
+import type { CatalogConfig, RestCatalogConfig, SqlCatalogConfig } from './config/index.js';
 import type { Logger, Tracing, UpstreamObserver } from './observability/index.js';
-import { createLocalFileIO } from './storage/index.js';
+import { createLocalFileIO, createLocalFileWriter } from './storage/index.js';
 import type { UpstreamCatalog } from './service/index.js';
 
 export interface CatalogSet {
   readonly configs: ReadonlyMap<string, CatalogConfig>;
-  /** `filesystem` catalogs by name. */
+  /** The catalogs Icefront keeps itself (`filesystem`, `sql`) by name. */
   readonly catalogs: ReadonlyMap<string, Catalog>;
   /** `rest` catalogs by name. */
   readonly upstreams: ReadonlyMap<string, UpstreamCatalog>;
@@ -28,6 +29,8 @@ export interface CatalogSetChange {
   readonly kept: readonly string[];
   /** Upstreams of the previous set that `next` no longer uses (closed once nothing uses them). */
   readonly retired: readonly UpstreamCatalog[];
+  /** Catalogs of the previous set that `next` no longer uses (closed once nothing uses them). */
+  readonly retiredCatalogs: readonly Catalog[];
 }
 
 export interface CatalogDeps {
@@ -59,7 +62,7 @@ export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, dep
         const upstream = reused ?? restCatalog(config, deps);
         if (!reused) built.push(upstream);
         upstreams.set(name, upstream);
-      } else catalogs.set(name, (same ? previous!.catalogs.get(name) : undefined) ?? createFilesystemCatalog(config));
+      } else catalogs.set(name, (same ? previous!.catalogs.get(name) : undefined) ?? ownCatalog(config));
     }
   } catch (err) {
     // nothing half-built outlives a refused set
@@ -68,7 +71,30 @@ export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, dep
   }
   const removed = [...(previous?.configs.keys() ?? [])].filter((name) => !configs.has(name));
   const retired = [...(previous?.upstreams ?? [])].filter(([name, upstream]) => upstreams.get(name) !== upstream).map(([, upstream]) => upstream);
-  return { next: { configs, catalogs, upstreams }, added, changed, removed, kept, retired };
+  const inUse = new Set(catalogs.values());
+  const retiredCatalogs = [...(previous?.catalogs.values() ?? [])].filter((c) => !inUse.has(c));
+  return { next: { configs, catalogs, upstreams }, added, changed, removed, kept, retired, retiredCatalogs };
+}
+
+/** A catalog Icefront keeps itself. A `sql` catalog's database is opened now; a failure is every request's answer until a reload. */
+function ownCatalog(config: Exclude<CatalogConfig, RestCatalogConfig>): Catalog {
+  return config.type === 'sql' ? sqlCatalog(config) : createFilesystemCatalog(config);
+}
+
+function sqlCatalog(config: SqlCatalogConfig): Catalog {
+  const roots = [config.warehouseDir, ...config.locations.map((l) => l.dir)];
+  return createSqlCatalog({
+    name: config.name,
+    warehouseLocation: config.warehouseLocation,
+    planning: config.planning === 'on',
+    readOnly: config.readOnly === true,
+    // the warehouse folder is made first: writes are confined to it, and it must exist to be a root
+    store: fs.promises
+      .mkdir(config.warehouseDir, { recursive: true })
+      .then(() => openSqlStore({ uri: config.uri, catalogName: config.catalogName, ...(config.schemaVersion && { schemaVersion: config.schemaVersion }) })),
+    io: createLocalFileIO({ roots: [config.warehouseDir], remaps: config.locations }),
+    writer: createLocalFileWriter(roots),
+  });
 }
 
 function restCatalog(config: RestCatalogConfig, deps: CatalogDeps): UpstreamCatalog {

@@ -67,8 +67,8 @@ export function createReloader(options: ReloaderOptions): Reloader {
     config = next;
     set = change.next;
     const drained = options.services.swap(service);
-    const retired = change.retired;
-    void drained.then(() => Promise.all(retired.map((upstream) => upstream.upstream.close())));
+    const { retired, retiredCatalogs } = change;
+    void drained.then(() => Promise.all([...retired.map((upstream) => upstream.upstream.close()), ...retiredCatalogs.map((catalog) => catalog.close?.())]));
     const { added, changed, removed, kept } = change;
     options.logger.info({ added, changed, removed, kept }, `configuration reloaded from ${config.source}`);
     return { applied: true, added, changed, removed, kept };

@@ -23,7 +23,7 @@ function yaml(entries: readonly Entry[], extra: readonly string[] = []): string 
   for (const e of entries) {
     lines.push(`  ${e.name}:`);
     if (e.uri) lines.push('    type: rest', `    uri: ${e.uri}`);
-    else lines.push('    type: filesystem', `    warehouse: ${JSON.stringify(DEMO_WAREHOUSE)}`);
+    else lines.push('    type: filesystem', `    warehouse: ${JSON.stringify(DEMO_WAREHOUSE)}`, '    read-only: true');
   }
   return `${lines.join('\n')}\n`;
 }

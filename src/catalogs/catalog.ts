@@ -1,3 +1,4 @@
+import type { CreateTableRequest, TableCommit } from '../commits/index.js';
 import type { Namespace, TableIdentifier, TableMetadata } from '../iceberg/index.js';
 import type { FileIO } from '../storage/index.js';
 
@@ -15,7 +16,7 @@ export interface LoadedTable {
 /** The interface every catalog backend implements. Errors are IcefrontErrors. */
 export interface Catalog {
   readonly name: string;
-  readonly type: 'filesystem' | 'rest';
+  readonly type: 'filesystem' | 'sql' | 'rest';
   /** Direct children of `parent` (top level when empty), sorted. NO_SUCH_NAMESPACE if parent is missing. */
   listNamespaces(parent: Namespace): Promise<Namespace[]>;
   /** Namespace properties; NO_SUCH_NAMESPACE when absent. */
@@ -39,4 +40,46 @@ export interface Catalog {
   readonly planning: boolean;
   /** Where its tables live, for operators (a filesystem catalog's warehouse folder). */
   readonly location?: string;
+  /** The mutations it takes; absent for a read-only catalog (every mutation answers 406). */
+  readonly writes?: CatalogWrites;
+  /** Lets go of what it holds open (a database pool); called once nothing uses it any more. */
+  close?(): Promise<void>;
+}
+
+/** A table a staged create describes (REST spec stageCreate): its metadata, nothing written yet. */
+export interface StagedTable {
+  readonly identifier: TableIdentifier;
+  readonly metadata: TableMetadata;
+  readonly config: Readonly<Record<string, string>>;
+}
+
+/**
+ * The mutations of the REST catalog API on a catalog Icefront keeps itself. Requirements and
+ * updates are applied by commits/ (Iceberg semantics, the same for every store); a catalog does
+ * the atomic swap of the current metadata. Errors: ALREADY_EXISTS, NAMESPACE_NOT_EMPTY,
+ * COMMIT_FAILED (a requirement failed or a race was lost: nothing visible),
+ * COMMIT_STATE_UNKNOWN (the store failed mid-swap), NO_SUCH_*, UNSUPPORTED_OPERATION.
+ */
+export interface CatalogWrites {
+  /** What this store can keep beyond tables and namespaces; `/v1/config` advertises exactly these. */
+  readonly supports: {
+    readonly namespaceProperties: boolean;
+    readonly renameTable: boolean;
+    readonly registerTable: boolean;
+    /** Multi-table commits, all or nothing. */
+    readonly transactions: boolean;
+  };
+  /** The namespace's properties as stored. */
+  createNamespace(namespace: Namespace, properties: Readonly<Record<string, string>>): Promise<Record<string, string>>;
+  /** NAMESPACE_NOT_EMPTY while it holds tables, views or namespaces. */
+  dropNamespace(namespace: Namespace): Promise<void>;
+  updateNamespaceProperties(namespace: Namespace, updates: Readonly<Record<string, string>>, removals: readonly string[]): Promise<void>;
+  /** A new table (REST createTable); a staged create writes nothing and answers what a commit would create. */
+  createTable(namespace: Namespace, request: CreateTableRequest): Promise<LoadedTable | StagedTable>;
+  registerTable(identifier: TableIdentifier, metadataLocation: string, overwrite: boolean): Promise<LoadedTable>;
+  /** `purge`: the table's files go too. */
+  dropTable(identifier: TableIdentifier, purge: boolean): Promise<void>;
+  renameTable(from: TableIdentifier, to: TableIdentifier): Promise<void>;
+  /** One commit of one or more tables, all or nothing; the tables as committed, in order. */
+  commit(commits: readonly TableCommit[]): Promise<LoadedTable[]>;
 }

@@ -1,3 +1,4 @@
-export type { Catalog, LoadedTable } from './catalog.js';
+export type { Catalog, CatalogWrites, LoadedTable, StagedTable } from './catalog.js';
 export { createFilesystemCatalog } from './filesystem/index.js';
 export * from './rest/index.js';
+export { createSqlCatalog, openSqlStore } from './sql/index.js';

@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
-import { createComputeCache, type ComputeCache } from '../../cache/index.js';
-import { fail, isIcefrontError } from '../../errors/index.js';
-import { parseTableMetadata, type TableMetadata } from '../../iceberg/index.js';
-import type { FileIO } from '../../storage/index.js';
+import { createComputeCache, type ComputeCache } from '../cache/index.js';
+import { fail, isIcefrontError } from '../errors/index.js';
+import { parseTableMetadata, type TableMetadata } from '../iceberg/index.js';
+import type { FileIO } from '../storage/index.js';
 
 export const DEFAULT_METADATA_CACHE_BYTES = 64 * 1024 * 1024;
 

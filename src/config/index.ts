@@ -5,6 +5,7 @@ export type {
   TracingConfig,
   CatalogConfig,
   FilesystemCatalogConfig,
+  SqlCatalogConfig,
   RestCatalogConfig,
   PlanningMode,
   UpstreamAuth,

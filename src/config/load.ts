@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { fail } from '../errors/index.js';
@@ -8,7 +9,7 @@ import { substituteEnv } from './env.js';
 import { Problems, type Report } from './problems.js';
 import { misplacedUnderCatalogs, schemaProblems } from './schema-errors.js';
 import { CONFIG_SCHEMA } from './schema.js';
-import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, UpstreamAuth } from './types.js';
+import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, SqlCatalogConfig, UpstreamAuth } from './types.js';
 
 export const DEFAULTS = {
   host: '127.0.0.1',
@@ -163,7 +164,7 @@ interface RawConfig {
   logging?: { level?: string };
   tracing?: { 'otlp-endpoint'?: string; 'service-name'?: string; 'sample-ratio'?: number };
   auth?: RawAuth;
-  catalogs: Record<string, RawFilesystemCatalog | RawRestCatalog>;
+  catalogs: Record<string, RawFilesystemCatalog | RawSqlCatalog | RawRestCatalog>;
 }
 
 interface RawFilesystemCatalog {
@@ -172,6 +173,18 @@ interface RawFilesystemCatalog {
   locations?: Record<string, string>;
   planning?: string | boolean;
   'refresh-ms'?: number;
+  'read-only'?: boolean;
+}
+
+interface RawSqlCatalog {
+  type: 'sql';
+  uri: string;
+  'catalog-name'?: string;
+  'warehouse-location': string;
+  locations?: Record<string, string>;
+  planning?: string | boolean;
+  'read-only'?: boolean;
+  'schema-version'?: 'V0' | 'V1';
 }
 
 interface RawRestCatalog {
@@ -193,6 +206,30 @@ function remapsOf(locations: Record<string, string> | undefined, base: string): 
   return Object.entries(locations ?? {})
     .map(([prefix, dir]) => ({ prefix, dir: path.resolve(base, dir) }))
     .sort((a, b) => b.prefix.length - a.prefix.length);
+}
+
+function buildSql(name: string, c: RawSqlCatalog, base: string): SqlCatalogConfig {
+  // a bare path is a folder relative to the config file; `file:` URIs are taken as they are
+  const raw = c['warehouse-location'];
+  const warehouseDir = raw.startsWith('file:') ? fileURLToPath(new URL(raw.replace(/^file:(?!\/\/)/, 'file://'))) : path.resolve(base, raw);
+  return Object.freeze({
+    type: 'sql',
+    name,
+    uri: c.uri.startsWith('sqlite:') && !c.uri.startsWith('sqlite::memory:') ? sqliteUri(c.uri, base) : c.uri,
+    catalogName: c['catalog-name'] ?? name,
+    warehouseLocation: pathToFileURL(warehouseDir).href.replace(/\/+$/, ''),
+    warehouseDir,
+    locations: Object.freeze(remapsOf(c.locations, base)),
+    planning: c.planning === 'off' || c.planning === false ? 'off' : 'on',
+    ...(c['read-only'] === true && { readOnly: true }),
+    ...(c['schema-version'] && { schemaVersion: c['schema-version'] }),
+  });
+}
+
+/** `sqlite:relative.db` is relative to the config file; `sqlite:/abs` and `sqlite:///abs` are absolute. */
+function sqliteUri(uri: string, base: string): string {
+  const rest = uri.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  return `sqlite:${path.resolve(base, rest)}`;
 }
 
 function buildRest(name: string, c: RawRestCatalog, base: string): RestCatalogConfig {
@@ -252,6 +289,10 @@ function build(raw: RawConfig, source: string, report: Report): Config {
       catalogs.set(name, buildRest(name, c, base));
       continue;
     }
+    if (c.type === 'sql') {
+      catalogs.set(name, buildSql(name, c, base));
+      continue;
+    }
     const locations = remapsOf(c.locations, base);
     catalogs.set(
       name,
@@ -261,7 +302,9 @@ function build(raw: RawConfig, source: string, report: Report): Config {
         warehouse: path.resolve(base, c.warehouse),
         locations: Object.freeze(locations),
         planning: c.planning === 'off' || c.planning === false ? 'off' : 'on',
-        refreshMs: c['refresh-ms'] ?? DEFAULTS.refreshMs,
+        // a writable catalog's commits are seen by the next load on every replica (issue #40): nothing reused unless asked
+        refreshMs: c['refresh-ms'] ?? (c['read-only'] === true ? DEFAULTS.refreshMs : 0),
+        ...(c['read-only'] === true && { readOnly: true }),
       }),
     );
   }

@@ -21,6 +21,27 @@ const filesystemCatalog = {
     },
     planning: { enum: ['on', 'off', true, false] },
     'refresh-ms': { type: 'integer', minimum: 0, maximum: 60000 },
+    'read-only': { type: 'boolean' },
+  },
+} as const;
+
+const sqlCatalog = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'uri', 'warehouse-location'],
+  properties: {
+    type: { const: 'sql' },
+    uri: { type: 'string', pattern: '^(postgres(ql)?://|sqlite:)' },
+    'catalog-name': { type: 'string', minLength: 1, maxLength: 255 },
+    'warehouse-location': { type: 'string', minLength: 1 },
+    locations: {
+      type: 'object',
+      propertyNames: { minLength: 1 },
+      additionalProperties: { type: 'string', minLength: 1 },
+    },
+    planning: { enum: ['on', 'off', true, false] },
+    'read-only': { type: 'boolean' },
+    'schema-version': { enum: ['V0', 'V1'] },
   },
 } as const;
 
@@ -165,9 +186,10 @@ export const CONFIG_SCHEMA = {
       additionalProperties: {
         type: 'object',
         required: ['type'],
-        properties: { type: { enum: ['filesystem', 'rest'] } },
+        properties: { type: { enum: ['filesystem', 'sql', 'rest'] } },
         allOf: [
           { if: { required: ['type'], properties: { type: { const: 'filesystem' } } }, then: filesystemCatalog },
+          { if: { required: ['type'], properties: { type: { const: 'sql' } } }, then: sqlCatalog },
           { if: { required: ['type'], properties: { type: { const: 'rest' } } }, then: restCatalog },
         ],
       },
@@ -179,4 +201,4 @@ export const CONFIG_SCHEMA = {
 export const TOP_LEVEL_KEYS: readonly string[] = Object.keys(CONFIG_SCHEMA.properties);
 
 /** The keys a catalog may have, of either type: an entry under `catalogs` named so, without a `type`, is a catalog's key one level too high. */
-export const CATALOG_KEYS: readonly string[] = [...new Set([...Object.keys(filesystemCatalog.properties), ...Object.keys(restCatalog.properties)])];
+export const CATALOG_KEYS: readonly string[] = [...new Set([...Object.keys(filesystemCatalog.properties), ...Object.keys(sqlCatalog.properties), ...Object.keys(restCatalog.properties)])];

@@ -45,6 +45,8 @@ export interface FilesystemCatalogConfig {
   readonly planning: 'on' | 'off';
   /** How long a table's current-metadata choice is reused before its folder is read again (0: every load). */
   readonly refreshMs?: number;
+  /** `read-only: true`: every mutation answers 406 (default: writable). */
+  readonly readOnly?: boolean;
 }
 
 /** How Icefront authenticates toward an upstream REST catalog. */
@@ -104,7 +106,29 @@ export interface LocalStorageConfig {
   readonly locations: readonly LocationRemap[];
 }
 
-export type CatalogConfig = FilesystemCatalogConfig | RestCatalogConfig;
+/**
+ * A catalog on Iceberg's JDBC catalog schema (issue #40), shared with Java's JdbcCatalog and
+ * pyiceberg's SqlCatalog: PostgreSQL (`postgresql://…`) or SQLite (`sqlite:/path.db`).
+ */
+export interface SqlCatalogConfig {
+  readonly type: 'sql';
+  readonly name: string;
+  /** The database; its password, if any, is never logged. */
+  readonly uri: string;
+  /** The `catalog_name` column (default: the catalog's key). */
+  readonly catalogName: string;
+  /** Where new tables go: a local folder as `file:/abs` (created if missing). */
+  readonly warehouseLocation: string;
+  /** The warehouse folder, absolute: metadata and data are read and written below it and the remap dirs. */
+  readonly warehouseDir: string;
+  readonly locations: readonly LocationRemap[];
+  readonly planning: 'on' | 'off';
+  readonly readOnly?: boolean;
+  /** Java's `jdbc.schema-version`: `V1` migrates a V0 database (adds `iceberg_type`, for views). */
+  readonly schemaVersion?: 'V0' | 'V1';
+}
+
+export type CatalogConfig = FilesystemCatalogConfig | SqlCatalogConfig | RestCatalogConfig;
 
 /** A static bearer token, known only by the SHA-256 of its text. */
 export interface StaticTokenConfig {

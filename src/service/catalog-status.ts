@@ -8,7 +8,7 @@ import type { Federation, Planning } from './federation.js';
 
 export interface CatalogStatus {
   readonly name: string;
-  readonly type: 'filesystem' | 'rest';
+  readonly type: 'filesystem' | 'sql' | 'rest';
   /** The upstream URI (origin and path only) or the warehouse folder. */
   readonly location?: string;
   /** Who plans: `local` is Icefront's planner; undefined while `auto` has not decided; `off`: no planning. */
@@ -26,7 +26,7 @@ export function describeCatalogs(catalogs: ReadonlyMap<string, Catalog>, federat
       type: c.type,
       ...(c.location !== undefined && { location: c.location }),
       planning: c.planning ? 'local' : 'off',
-      planningReason: c.planning ? 'filesystem catalog: Icefront plans from the table metadata' : 'configured: planning: off',
+      planningReason: c.planning ? `${c.type} catalog: Icefront plans from the table metadata` : 'configured: planning: off',
     }),
   );
   const upstream = federation.names().map((name): CatalogStatus => {

@@ -14,6 +14,16 @@ export const ENDPOINTS = {
   fetchPlanningResult: 'GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}',
   cancelPlanning: 'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}',
   fetchScanTasks: 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks',
+  // the mutations (Java Endpoint V1_CREATE_NAMESPACE … V1_COMMIT_TRANSACTION)
+  createNamespace: 'POST /v1/{prefix}/namespaces',
+  dropNamespace: 'DELETE /v1/{prefix}/namespaces/{namespace}',
+  updateNamespace: 'POST /v1/{prefix}/namespaces/{namespace}/properties',
+  createTable: 'POST /v1/{prefix}/namespaces/{namespace}/tables',
+  registerTable: 'POST /v1/{prefix}/namespaces/{namespace}/register',
+  updateTable: 'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}',
+  dropTable: 'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}',
+  renameTable: 'POST /v1/{prefix}/tables/rename',
+  commitTransaction: 'POST /v1/{prefix}/transactions/commit',
 } as const;
 
 /** What every catalog served by Icefront implements: the read half of the catalog API. */
@@ -36,6 +46,21 @@ export const PLANNING_ENDPOINTS: readonly string[] = [
   ENDPOINTS.cancelPlanning,
   ENDPOINTS.fetchScanTasks,
 ];
+
+/** The mutations a writable catalog serves, by what its store supports (`/v1/config` advertises exactly these). */
+export function writeEndpoints(supports: { readonly namespaceProperties: boolean; readonly renameTable: boolean; readonly registerTable: boolean; readonly transactions: boolean }): string[] {
+  return [
+    ENDPOINTS.createNamespace,
+    ENDPOINTS.dropNamespace,
+    ...(supports.namespaceProperties ? [ENDPOINTS.updateNamespace] : []),
+    ENDPOINTS.createTable,
+    ...(supports.registerTable ? [ENDPOINTS.registerTable] : []),
+    ENDPOINTS.updateTable,
+    ENDPOINTS.dropTable,
+    ...(supports.renameTable ? [ENDPOINTS.renameTable] : []),
+    ...(supports.transactions ? [ENDPOINTS.commitTransaction] : []),
+  ];
+}
 
 /**
  * The namespace separator advertised in `/v1/config` overrides, URL-encoded as the spec asks

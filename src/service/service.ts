@@ -18,6 +18,7 @@ import { ENDPOINTS } from './endpoints.js';
 import { routeRequest, type RequestRoute } from './request-route.js';
 import { tracedCatalog } from './traced-catalog.js';
 import { describeCatalogs, type CatalogStatus } from './catalog-status.js';
+import { createCatalogWrites, type CatalogWriteUseCases } from './catalog-writes.js';
 import type { OutcomeSink } from './scan-outcome.js';
 import type {
   CatalogConfigResponse,
@@ -63,6 +64,8 @@ export interface Service {
    * them, and where a streamed request goes. Who plans, and how, stays inside the service.
    */
   readonly federation: UpstreamAccess;
+  /** The mutations on the catalogs Icefront keeps itself (read-only ones answer 406). */
+  readonly writes: CatalogWriteUseCases;
   getConfig(warehouse: string | undefined): CatalogConfigResponse;
   /** The catalog a `/v1/config` request is about: `warehouse`, or the only local catalog; undefined when it cannot tell. */
   configTarget(warehouse: string | undefined): string | undefined;
@@ -183,9 +186,10 @@ export function createService(options: ServiceOptions): Service {
 
   return {
     federation,
+    writes: createCatalogWrites(catalogFor),
     ready: () => planningOptions.engine.ready(),
     async close() {
-      await Promise.all([federation.close(), planningOptions.engine.close()]);
+      await Promise.all([federation.close(), planningOptions.engine.close(), ...[...catalogs.values()].map((c) => c.close?.())]);
     },
 
     getConfig(warehouse) {

@@ -184,7 +184,7 @@ t.test('a typo in a key is reported as an unknown key with the known key it is n
   t.notMatch(msg, /is required/, 'the missing warehouse is that typo, said once');
   const far = configError(() => parseConfig('server:\n  colour: blue\ncatalogs:\n  a: {type: filesystem, warehouse: w}\n', 'c.yaml'));
   t.equal(far, 'c.yaml:2: server.colour: unknown key', 'no guess when no known key is near');
-  t.match(configError(() => parseConfig('catalogs:\n  a: {type: filesytem, warehouse: w}\n', 'c.yaml')), /catalogs\.a\.type: must be one of filesystem, rest \(did you mean `filesystem`\?\)/);
+  t.match(configError(() => parseConfig('catalogs:\n  a: {type: filesytem, warehouse: w}\n', 'c.yaml')), /catalogs\.a\.type: must be one of filesystem, sql, rest \(did you mean `filesystem`\?\)/);
 });
 
 t.test('every problem in the file is reported at once, one line each with its key path, in file order', async (t) => {

@@ -103,6 +103,7 @@ t.test('the image builds, runs as an operator runs it, and serves', async (t) =>
       '  demo:',
       '    type: filesystem',
       '    warehouse: /var/lib/icefront/warehouse',
+      '    read-only: true',
       '    locations:',
       '      "s3://icefront-demo/warehouse": /var/lib/icefront/warehouse',
       '',

@@ -47,7 +47,8 @@ export function realFixturesCatalogConfig(name = 'real'): FilesystemCatalogConfi
   const locations: LocationRemap[] = REMAPS.map(([prefix, dir]) => ({ prefix, dir: path.join(REAL_FIXTURES_DIR, dir) })).sort(
     (a, b) => b.prefix.length - a.prefix.length,
   );
-  return { type: 'filesystem', name, warehouse: REAL_FIXTURES_DIR, locations, planning: 'on' };
+  // the shared fixtures are never written: a read-only catalog answers every mutation 406
+  return { type: 'filesystem', name, warehouse: REAL_FIXTURES_DIR, locations, planning: 'on', readOnly: true };
 }
 
 /** One row of INDEX.json (the fields tests use). */

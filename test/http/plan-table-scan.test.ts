@@ -130,7 +130,7 @@ t.test('bad plan requests are 4xx ErrorModels naming the problem', async (t) => 
 
 t.test('a catalog with planning off neither advertises nor serves /plan', async (t) => {
   const config = parseConfig(
-    `catalogs:\n  demo: { type: filesystem, warehouse: ./fixtures/warehouse, planning: off, locations: { "s3://icefront-demo/warehouse": ./fixtures/warehouse } }\n`,
+    `catalogs:\n  demo: { type: filesystem, warehouse: ./fixtures/warehouse, planning: off, read-only: true, locations: { "s3://icefront-demo/warehouse": ./fixtures/warehouse } }\n`,
     path.join(REPO, 'off.yaml'),
   );
   const off = buildIcefront(config).app;

@@ -43,7 +43,8 @@ export function buildAwkwardWarehouse(name = 'awk'): TempWarehouse {
   for (const t of AWKWARD_TABLES) {
     fs.cpSync(path.join(REAL_FIXTURES_DIR, t.source), path.join(dir, ...t.namespace, t.name), { recursive: true });
   }
-  const config: FilesystemCatalogConfig = { type: 'filesystem', name, warehouse: dir, locations: [], planning: 'off' };
+  // read-only: the tests over it are about reads, and a mutation answers 406 (test/http/write-routes.test.ts has the writes)
+  const config: FilesystemCatalogConfig = { type: 'filesystem', name, warehouse: dir, locations: [], planning: 'off', readOnly: true };
   return { dir, config, catalog: createFilesystemCatalog(config), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 

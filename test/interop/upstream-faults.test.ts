@@ -91,6 +91,7 @@ t.test(`the upstream down and up ${CYCLES} times under load: the process lives, 
       '  demo:',
       '    type: filesystem',
       `    warehouse: ${JSON.stringify(DEMO_WAREHOUSE)}`,
+      '    read-only: true',
       '',
     ].join('\n'),
   );

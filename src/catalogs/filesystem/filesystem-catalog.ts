@@ -4,16 +4,22 @@ import { LRUCache } from 'lru-cache';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import type { FilesystemCatalogConfig } from '../../config/index.js';
 import type { Namespace, TableIdentifier, TableMetadata } from '../../iceberg/index.js';
-import { createLocalFileIO, type WarehouseFileIO } from '../../storage/index.js';
-import type { Catalog, LoadedTable } from '../catalog.js';
+import { createLocalFileIO, createLocalFileWriter, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
+import type { CommitClock } from '../../commits/index.js';
+import type { Catalog, CatalogWrites, LoadedTable } from '../catalog.js';
+import { FilesystemWrites, readNamespaceProperties } from './filesystem-writes.js';
 import { chooseCurrentMetadata, VERSION_HINT_FILES } from './current-metadata.js';
-import { MetadataReader } from './metadata-reader.js';
+import { MetadataReader } from '../metadata-reader.js';
 import { checkIdentifier, checkNamespace, displayName, isHidden } from './names.js';
 import { WarehouseLayout, type TableFiles } from './warehouse-layout.js';
 
 export interface FilesystemCatalogOptions {
   /** Bound of the parsed-metadata cache, in bytes of metadata files (default 64 MiB). */
   readonly metadataCacheBytes?: number;
+  /** Writes the warehouse (default: local files confined to it); unused when the catalog is read-only. */
+  readonly writer?: FileWriter;
+  /** Time and UUIDs of commits (tests fix them). */
+  readonly clock?: CommitClock;
 }
 
 /**
@@ -37,6 +43,7 @@ class FilesystemCatalog implements Catalog {
   readonly type = 'filesystem' as const;
   readonly planning: boolean;
   readonly location: string;
+  readonly writes?: CatalogWrites;
   private readonly layout: WarehouseLayout;
   private readonly reader: MetadataReader;
   private readonly refreshMs: number;
@@ -45,7 +52,7 @@ class FilesystemCatalog implements Catalog {
 
   constructor(
     config: FilesystemCatalogConfig,
-    private readonly io: WarehouseFileIO,
+    readonly io: WarehouseFileIO,
     options: FilesystemCatalogOptions,
   ) {
     this.name = config.name;
@@ -54,6 +61,7 @@ class FilesystemCatalog implements Catalog {
     this.layout = new WarehouseLayout(io, this.location);
     this.reader = new MetadataReader(io, options.metadataCacheBytes);
     this.refreshMs = config.refreshMs ?? 0;
+    if (!config.readOnly) this.writes = new FilesystemWrites(this, options.writer ?? createLocalFileWriter([this.location]), options.clock);
   }
 
   async listNamespaces(parent: Namespace): Promise<Namespace[]> {
@@ -65,8 +73,18 @@ class FilesystemCatalog implements Catalog {
 
   async loadNamespace(namespace: Namespace): Promise<Record<string, string>> {
     checkNamespace(namespace, false);
-    await this.layout.openNamespace(namespace);
-    return {};
+    const view = await this.layout.openNamespace(namespace);
+    return readNamespaceProperties(this.io, view.dir);
+  }
+
+  async namespaceDirectory(namespace: Namespace): Promise<string> {
+    checkNamespace(namespace, false);
+    return (await this.layout.openNamespace(namespace)).dir;
+  }
+
+  async namespaceHolds(namespace: Namespace): Promise<boolean> {
+    const view = await this.layout.openNamespace(namespace);
+    return view.entries.some((e) => !isHidden(e.name));
   }
 
   async listTables(namespace: Namespace): Promise<TableIdentifier[]> {
@@ -108,23 +126,39 @@ class FilesystemCatalog implements Catalog {
   }
 
   private async resolve(identifier: TableIdentifier): Promise<LoadedTable> {
+    const found = await this.find(identifier);
+    if (!found) throw fail('NO_SUCH_TABLE', `Table does not exist: ${displayName(identifier.namespace, identifier.name)}`);
+    return this.loaded(identifier, found);
+  }
+
+  /** The table's current metadata file, read now; undefined when there is no such table (NO_SUCH_NAMESPACE when its namespace is missing). */
+  async find(identifier: TableIdentifier): Promise<CurrentFile | undefined> {
     const { namespace, name } = identifier;
     const view = await this.layout.openNamespace(namespace);
     const files = isHidden(name) ? undefined : await this.layout.openTable(view, name);
-    if (!files) throw fail('NO_SUCH_TABLE', `Table does not exist: ${displayName(namespace, name)}`);
+    if (!files) return undefined;
     const label = (file: string) => `Table ${displayName(namespace, name)}: metadata/${file}`;
     const hint = await this.readHint(files);
     const { file, metadata } = await chooseCurrentMetadata(files.metadataFiles, hint, (f) =>
       this.reader.read(path.join(files.dir, f), label(f)),
     );
-    const tableDir = path.dirname(files.dir);
+    return { file, metadata, metadataDir: files.dir, metadataLocation: metadataLocation(metadata, path.join(files.dir, file), file) };
+  }
+
+  /** The table as a load answers it, from the file `find` chose. */
+  loaded(identifier: TableIdentifier, current: CurrentFile): LoadedTable {
     return {
-      identifier: { namespace: [...namespace], name },
-      metadataLocation: metadataLocation(metadata, path.join(files.dir, file), file),
-      metadata,
+      identifier: { namespace: [...identifier.namespace], name: identifier.name },
+      metadataLocation: current.metadataLocation,
+      metadata: current.metadata,
       config: {},
-      io: this.io.forTable(metadata.location, tableDir),
+      io: this.io.forTable(current.metadata.location, path.dirname(current.metadataDir)),
     };
+  }
+
+  /** Forgets the held resolution of a table this process changed: the next load reads it again. */
+  forget(identifier: TableIdentifier): void {
+    this.resolved.delete(resolutionKey(identifier));
   }
 
   /** The content of `version-hint.text` (or `.txt`); undefined when absent or unreadable. */
@@ -154,6 +188,17 @@ function isSafeIdentifier(identifier: TableIdentifier): boolean {
   } catch {
     return false;
   }
+}
+
+/** A table's current metadata file as `find` chose it. */
+export interface CurrentFile {
+  /** Its name in `metadataDir`. */
+  readonly file: string;
+  readonly metadata: TableMetadata;
+  /** The table's `metadata/` directory. */
+  readonly metadataDir: string;
+  /** As clients see it (`<location>/metadata/<file>`). */
+  readonly metadataLocation: string;
 }
 
 interface Resolution {

@@ -43,7 +43,7 @@ t.test('an upstream that went down: every route under its prefix is answered wit
   const config = path.join(dir, 'icefront.yaml');
   fs.writeFileSync(
     config,
-    ['planning: { workers: 0 }', 'catalogs:', '  up:', '    type: rest', `    uri: ${stub.uri}`, '  demo:', '    type: filesystem', `    warehouse: ${JSON.stringify(DEMO_WAREHOUSE)}`, ''].join('\n'),
+    ['planning: { workers: 0 }', 'catalogs:', '  up:', '    type: rest', `    uri: ${stub.uri}`, '  demo:', '    type: filesystem', `    warehouse: ${JSON.stringify(DEMO_WAREHOUSE)}`, '    read-only: true', ''].join('\n'),
   );
   const serve = serveProcess(['--config', config, '--port', '0']);
   t.teardown(() => {

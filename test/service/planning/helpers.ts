@@ -11,8 +11,16 @@ import type { Logger } from '../../../src/observability/index.js';
 export const REPO = path.resolve(import.meta.dirname, '../../..');
 export const DEMO_WAREHOUSE = path.join(REPO, 'fixtures/warehouse');
 
+/** The demo catalog; over the committed warehouse it is read-only (no test writes the repository's fixtures), over a copy writable. */
 export function demoCatalog(name = 'demo', warehouse = DEMO_WAREHOUSE): FilesystemCatalogConfig {
-  return { type: 'filesystem', name, warehouse, locations: [{ prefix: 's3://icefront-demo/warehouse', dir: warehouse }], planning: 'on' };
+  return {
+    type: 'filesystem',
+    name,
+    warehouse,
+    locations: [{ prefix: 's3://icefront-demo/warehouse', dir: warehouse }],
+    planning: 'on',
+    ...(path.resolve(warehouse) === DEMO_WAREHOUSE && { readOnly: true }),
+  };
 }
 
 export function appWith(catalogs: FilesystemCatalogConfig[], planning: Partial<Config['planning']> = {}, logger?: Logger): FastifyInstance {

@@ -1,0 +1,223 @@
+/**
+ * The mutations of a writable `filesystem` catalog, in the layout Iceberg Java's HadoopCatalog
+ * reads and writes: a namespace is a directory, a table is `<namespace dirs>/<table>/` holding
+ * `metadata/v<N>.metadata.json` and `metadata/version-hint.text`. A commit creates version N+1
+ * with a no-replace link (local-file-writer.ts): of two writers racing for one version, exactly
+ * one creates it; the other's commit failed and is retried from fresh state (commits/).
+ */
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+import {
+  commitTables,
+  hadoopMetadataFileName,
+  newTableMetadata,
+  removedMetadataFiles,
+  SYSTEM_CLOCK,
+  type CommitClock,
+  type CommitStore,
+  type CreateTableRequest,
+  type TableCommit,
+  type TableSwap,
+  type TableVersion,
+} from '../../commits/index.js';
+import { fail, isIcefrontError } from '../../errors/index.js';
+import { parseJson, stringifyJson } from '../../json/index.js';
+import { metadataFileText, parseTableMetadata, tableMetadataToJson, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
+import type { FileIO, FileWriter } from '../../storage/index.js';
+import type { CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
+import { metadataVersion } from './current-metadata.js';
+import { checkIdentifier, checkNamespace, displayName } from './names.js';
+
+/** Namespace properties, in a hidden file of the namespace's directory (HadoopCatalog keeps none; it ignores the file). */
+export const NAMESPACE_PROPERTIES_FILE = '.namespace-properties.json';
+const VERSION_HINT = 'version-hint.text';
+
+/** What the writes need of the catalog they change. */
+export interface FilesystemTables {
+  /** The warehouse directory (absolute). */
+  readonly location: string;
+  /** Reads the warehouse (confined to it). */
+  readonly io: FileIO;
+  /** The table's current metadata file, read now; undefined when there is none. */
+  find(identifier: TableIdentifier): Promise<{ file: string; metadata: TableMetadata; metadataDir: string; metadataLocation: string } | undefined>;
+  loaded(identifier: TableIdentifier, current: { file: string; metadata: TableMetadata; metadataDir: string; metadataLocation: string }): LoadedTable;
+  /** Forgets a held resolution after a change. */
+  forget(identifier: TableIdentifier): void;
+  /** The namespace's directory; NO_SUCH_NAMESPACE when missing. */
+  namespaceDirectory(namespace: Namespace): Promise<string>;
+  /** Whether the namespace directory holds anything but hidden entries. */
+  namespaceHolds(namespace: Namespace): Promise<boolean>;
+}
+
+export class FilesystemWrites implements CatalogWrites {
+  readonly supports = { namespaceProperties: true, renameTable: false, registerTable: true, transactions: false } as const;
+  /** Namespace property changes of this process, one at a time per namespace (read, change, write). */
+  private readonly namespaceTurns = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly tables: FilesystemTables,
+    private readonly writer: FileWriter,
+    private readonly clock: CommitClock = SYSTEM_CLOCK,
+  ) {}
+
+  async createNamespace(namespace: Namespace, properties: Readonly<Record<string, string>>): Promise<Record<string, string>> {
+    checkNamespace(namespace, false);
+    if (namespace.length > 1) await this.tables.namespaceDirectory(namespace.slice(0, -1));
+    const dir = path.join(this.tables.location, ...namespace);
+    // HadoopCatalog.createNamespace: an existing directory (namespace or table) is AlreadyExists
+    if (!(await this.writer.makeDirectory(dir))) throw fail('ALREADY_EXISTS', `Namespace already exists: ${displayName(namespace)}`);
+    if (Object.keys(properties).length > 0) await this.writer.replace(path.join(dir, NAMESPACE_PROPERTIES_FILE), Buffer.from(JSON.stringify(properties)));
+    return { ...properties };
+  }
+
+  async dropNamespace(namespace: Namespace): Promise<void> {
+    checkNamespace(namespace, false);
+    const dir = await this.tables.namespaceDirectory(namespace);
+    // HadoopCatalog.dropNamespace: any table or namespace below it refuses the drop
+    if (await this.tables.namespaceHolds(namespace)) throw fail('NAMESPACE_NOT_EMPTY', `Namespace is not empty: ${displayName(namespace)}`);
+    await this.writer.deleteFile(path.join(dir, NAMESPACE_PROPERTIES_FILE));
+    if (!(await this.writer.removeEmptyDirectory(dir))) throw fail('NAMESPACE_NOT_EMPTY', `Namespace is not empty: ${displayName(namespace)}`);
+  }
+
+  async updateNamespaceProperties(namespace: Namespace, updates: Readonly<Record<string, string>>, removals: readonly string[]): Promise<void> {
+    checkNamespace(namespace, false);
+    const key = namespace.join('\0');
+    const before = this.namespaceTurns.get(key) ?? Promise.resolve();
+    const turn = before.then(async () => {
+      const dir = await this.tables.namespaceDirectory(namespace);
+      const properties = await readNamespaceProperties(this.tables.io, dir);
+      for (const k of removals) delete properties[k];
+      Object.assign(properties, updates);
+      await this.writer.replace(path.join(dir, NAMESPACE_PROPERTIES_FILE), Buffer.from(JSON.stringify(properties)));
+    });
+    const settled = turn.catch(() => undefined);
+    this.namespaceTurns.set(key, settled);
+    void settled.then(() => this.namespaceTurns.get(key) === settled && this.namespaceTurns.delete(key));
+    return turn;
+  }
+
+  async createTable(namespace: Namespace, request: CreateTableRequest): Promise<LoadedTable | StagedTable> {
+    const identifier = { namespace, name: request.name };
+    checkIdentifier(identifier);
+    const dir = await this.tables.namespaceDirectory(namespace);
+    const location = pathToFileURL(path.join(dir, request.name)).href;
+    // HadoopCatalog: a path-based table lives where its name puts it
+    if (request.location !== undefined && stripSlash(request.location) !== location && stripSlash(request.location) !== `file:${path.join(dir, request.name)}`)
+      throw fail('ILLEGAL_ARGUMENT', `Cannot set a custom location for a path-based table. Expected ${location} but got ${request.location}`);
+    if (await this.tables.find(identifier)) throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(namespace, request.name)}`);
+    const metadata = newTableMetadata(request, location, this.clock);
+    if (request.stageCreate) return { identifier, metadata, config: {} };
+    const [created] = await this.swapOne({ identifier, base: undefined, next: metadata }, 'create');
+    return this.loadedAfter(identifier, created!);
+  }
+
+  async registerTable(identifier: TableIdentifier, metadataLocation: string, overwrite: boolean): Promise<LoadedTable> {
+    checkIdentifier(identifier);
+    if (overwrite) throw fail('UNSUPPORTED_OPERATION', 'A filesystem catalog registers a table only under a new name (overwrite is not supported)');
+    await this.tables.namespaceDirectory(identifier.namespace);
+    if (await this.tables.find(identifier)) throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(identifier.namespace, identifier.name)}`);
+    let metadata: TableMetadata;
+    try {
+      metadata = parseTableMetadata(metadataFileText(await this.tables.io.readFile(metadataLocation)));
+    } catch (err) {
+      if (isIcefrontError(err, 'FILE_NOT_FOUND') || isIcefrontError(err, 'PATH_OUTSIDE_WAREHOUSE')) throw err;
+      throw fail('ILLEGAL_ARGUMENT', `Cannot register ${metadataLocation}: ${(err as Error).message}`, err);
+    }
+    const [created] = await this.swapOne({ identifier, base: undefined, next: metadata }, 'create');
+    return this.loadedAfter(identifier, created!);
+  }
+
+  async dropTable(identifier: TableIdentifier, _purge: boolean): Promise<void> {
+    checkIdentifier(identifier);
+    const current = await this.tables.find(identifier);
+    if (!current) throw fail('NO_SUCH_TABLE', `Table does not exist: ${displayName(identifier.namespace, identifier.name)}`);
+    // HadoopCatalog.dropTable: the table is its directory, removed with or without purge
+    await this.writer.removeTree(path.dirname(current.metadataDir));
+    this.tables.forget(identifier);
+  }
+
+  async renameTable(): Promise<void> {
+    throw fail('UNSUPPORTED_OPERATION', 'A filesystem catalog cannot rename tables: a table is the directory its name makes (as HadoopCatalog)');
+  }
+
+  async commit(commits: readonly TableCommit[]): Promise<LoadedTable[]> {
+    if (commits.length !== 1) throw fail('UNSUPPORTED_OPERATION', 'A filesystem catalog commits one table at a time: it cannot make several tables change at once');
+    for (const { identifier } of commits) checkIdentifier(identifier);
+    const store: CommitStore = {
+      current: async (identifier) => {
+        const found = await this.tables.find(identifier);
+        return found && { metadata: found.metadata, metadataLocation: found.metadataLocation };
+      },
+      swap: async (swaps) => this.swapOne(swaps[0]!, 'commit'),
+    };
+    const versions = await commitTables(store, commits, this.clock);
+    return Promise.all(commits.map((c, i) => this.loadedAfter(c.identifier, versions[i]!)));
+  }
+
+  /**
+   * Writes version N+1 of the table (1 for a new one) unless it exists: then the commit lost a
+   * race (COMMIT_FAILED, or ALREADY_EXISTS for a create). Then the version hint, then the metadata
+   * files the table no longer lists when `write.metadata.delete-after-commit.enabled`.
+   */
+  private async swapOne(swap: TableSwap, kind: 'create' | 'commit'): Promise<TableVersion[]> {
+    const { identifier, base, next } = swap;
+    const current = base && (await this.tables.find(identifier));
+    if (base && current?.metadataLocation !== base.metadataLocation) throw fail('COMMIT_FAILED', `Table ${displayName(identifier.namespace, identifier.name)} changed while this commit was made`);
+    const metadataDir = current?.metadataDir ?? path.join(await this.tables.namespaceDirectory(identifier.namespace), identifier.name, 'metadata');
+    const version = current ? (metadataVersion(current.file) ?? 0n) + 1n : 1n;
+    const file = hadoopMetadataFileName(version, next.properties);
+    const bytes = metadataFileBytes(file, next);
+    if (!(await this.writer.createExclusive(path.join(metadataDir, file), bytes))) {
+      if (kind === 'create') throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(identifier.namespace, identifier.name)}`);
+      throw fail('COMMIT_FAILED', `Version ${version} of table ${displayName(identifier.namespace, identifier.name)} was written by another commit`);
+    }
+    this.tables.forget(identifier);
+    // HadoopTableOperations: the hint follows the commit; readers follow N+1 past a stale one
+    await this.writer.replace(path.join(metadataDir, VERSION_HINT), Buffer.from(String(version))).catch(() => undefined);
+    if (base && next.properties['write.metadata.delete-after-commit.enabled'] === 'true') {
+      for (const old of removedMetadataFiles(base.metadata, next)) {
+        const name = old.slice(old.lastIndexOf('/') + 1);
+        // only files of this table's metadata directory, named as metadata files
+        if (name.endsWith('.metadata.json') && !name.startsWith('.')) await this.writer.deleteFile(path.join(metadataDir, name)).catch(() => undefined);
+      }
+    }
+    const location = next.location.replace(/\/+$/, '');
+    return [{ metadata: next, metadataLocation: location === '' ? pathToFileURL(path.join(metadataDir, file)).href : `${location}/metadata/${file}` }];
+  }
+
+  /** The table as a load would now answer it, from the version this process just wrote. */
+  private async loadedAfter(identifier: TableIdentifier, version: TableVersion): Promise<LoadedTable> {
+    const found = await this.tables.find(identifier);
+    // a later commit by someone else is fine to show; none at all means the table went away meanwhile
+    if (!found) throw fail('COMMIT_STATE_UNKNOWN', `Table ${displayName(identifier.namespace, identifier.name)} was committed and then dropped`);
+    return found.metadataLocation === version.metadataLocation ? this.tables.loaded(identifier, found) : this.tables.loaded(identifier, { ...found, metadata: version.metadata, metadataLocation: version.metadataLocation });
+  }
+}
+
+/** Stored namespace properties; none when the file is absent. */
+export async function readNamespaceProperties(io: FileIO, dir: string): Promise<Record<string, string>> {
+  let raw: Buffer;
+  try {
+    raw = await io.readFile(path.join(dir, NAMESPACE_PROPERTIES_FILE));
+  } catch (err) {
+    if (isIcefrontError(err, 'FILE_NOT_FOUND')) return {};
+    throw err;
+  }
+  const parsed = parseJson(raw.toString('utf8'));
+  const out: Record<string, string> = {};
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
+
+function stripSlash(location: string): string {
+  return location.replace(/\/+$/, '');
+}
+
+/** The bytes of a metadata file: gzip-compressed when its name says so (Java TableMetadataParser.write, codec gzip). */
+export function metadataFileBytes(file: string, metadata: TableMetadata): Buffer {
+  const json = Buffer.from(stringifyJson(tableMetadataToJson(metadata)));
+  return file.endsWith('.gz.metadata.json') ? gzipSync(json) : json;
+}

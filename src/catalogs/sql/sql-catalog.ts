@@ -1,0 +1,229 @@
+/**
+ * A `sql` catalog: Iceberg's JDBC catalog schema (sql-store.ts), shared with Java's JdbcCatalog
+ * and pyiceberg's SqlCatalog. A table is a row naming its current metadata file; a commit writes a
+ * new metadata file (`<location>/metadata/NNNNN-<uuid>.metadata.json`, as Java's
+ * BaseMetastoreTableOperations) and moves the row to it with a conditional update, which decides
+ * every race between writers, Icefront replicas and other catalogs alike.
+ */
+import { gzipSync } from 'node:zlib';
+import {
+  commitTables,
+  newTableMetadata,
+  nextMetadataFileName,
+  removedMetadataFiles,
+  SYSTEM_CLOCK,
+  type CommitClock,
+  type CommitStore,
+  type CreateTableRequest,
+  type TableCommit,
+  type TableSwap,
+  type TableVersion,
+} from '../../commits/index.js';
+import { fail, isIcefrontError } from '../../errors/index.js';
+import { stringifyJson } from '../../json/index.js';
+import { metadataFileText, parseTableMetadata, tableMetadataToJson, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
+import { normalizeLocation, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
+import type { Catalog, CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
+import { MetadataReader } from '../metadata-reader.js';
+import type { SqlCatalogStore } from './sql-store.js';
+
+export interface SqlCatalogParts {
+  readonly name: string;
+  /** Where new tables go: `file:/…` (a namespace's `location` property overrides it, as JdbcCatalog). */
+  readonly warehouseLocation: string;
+  readonly planning: boolean;
+  readonly readOnly: boolean;
+  /** The store, once open (opening may fail: every request then answers that failure). */
+  readonly store: Promise<SqlCatalogStore>;
+  /** Reads metadata, manifests and data (confined to the configured roots). */
+  readonly io: WarehouseFileIO;
+  /** Writes metadata files (confined to the same roots). */
+  readonly writer: FileWriter;
+  readonly clock?: CommitClock;
+  readonly metadataCacheBytes?: number;
+}
+
+export function createSqlCatalog(parts: SqlCatalogParts): Catalog {
+  return new SqlCatalog(parts);
+}
+
+const displayName = (namespace: Namespace, name?: string) => [...namespace, ...(name === undefined ? [] : [name])].join('.');
+
+class SqlCatalog implements Catalog, CatalogWrites {
+  readonly name: string;
+  readonly type = 'sql' as const;
+  readonly planning: boolean;
+  readonly location: string;
+  readonly writes?: CatalogWrites;
+  readonly supports = { namespaceProperties: true, renameTable: true, registerTable: true, transactions: true } as const;
+  private readonly reader: MetadataReader;
+  private readonly clock: CommitClock;
+
+  constructor(private readonly parts: SqlCatalogParts) {
+    this.name = parts.name;
+    this.planning = parts.planning;
+    this.location = parts.warehouseLocation;
+    this.reader = new MetadataReader(parts.io, parts.metadataCacheBytes);
+    this.clock = parts.clock ?? SYSTEM_CLOCK;
+    if (!parts.readOnly) this.writes = this;
+    // an unopened store is reported by the requests that need it, not as an unhandled rejection
+    parts.store.catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    const store = await this.parts.store.catch(() => undefined);
+    await store?.close();
+  }
+
+  private store(): Promise<SqlCatalogStore> {
+    return this.parts.store;
+  }
+
+  async listNamespaces(parent: Namespace): Promise<Namespace[]> {
+    return (await this.store()).listNamespaces(parent);
+  }
+
+  async loadNamespace(namespace: Namespace): Promise<Record<string, string>> {
+    return (await this.store()).loadNamespace(namespace);
+  }
+
+  async listTables(namespace: Namespace): Promise<TableIdentifier[]> {
+    const names = await (await this.store()).list(namespace, 'table');
+    return names.map((name) => ({ namespace: [...namespace], name }));
+  }
+
+  async loadTable(identifier: TableIdentifier): Promise<LoadedTable> {
+    const version = await this.current(identifier);
+    if (!version) throw fail('NO_SUCH_TABLE', `Table does not exist: ${displayName(identifier.namespace, identifier.name)}`);
+    return this.loaded(identifier, version);
+  }
+
+  /** The table's row and the metadata it names, read now; undefined when there is no row. */
+  private async current(identifier: TableIdentifier): Promise<TableVersion | undefined> {
+    const record = await (await this.store()).get(identifier.namespace, identifier.name, 'table');
+    if (!record) return undefined;
+    const label = `Table ${displayName(identifier.namespace, identifier.name)}: ${record.metadataLocation}`;
+    return { metadata: await this.reader.read(record.metadataLocation, label), metadataLocation: record.metadataLocation };
+  }
+
+  private loaded(identifier: TableIdentifier, version: TableVersion): LoadedTable {
+    const local = normalizeLocation(version.metadata.location);
+    return {
+      identifier: { namespace: [...identifier.namespace], name: identifier.name },
+      metadataLocation: version.metadataLocation,
+      metadata: version.metadata,
+      config: {},
+      io: local.kind === 'local' ? this.parts.io.forTable(version.metadata.location, local.text) : this.parts.io,
+    };
+  }
+
+  // --- writes (CatalogWrites) ---
+
+  async createNamespace(namespace: Namespace, properties: Readonly<Record<string, string>>): Promise<Record<string, string>> {
+    const store = await this.store();
+    await store.createNamespace(namespace, { ...properties });
+    return store.loadNamespace(namespace);
+  }
+
+  async dropNamespace(namespace: Namespace): Promise<void> {
+    await (await this.store()).dropNamespace(namespace);
+  }
+
+  async updateNamespaceProperties(namespace: Namespace, updates: Readonly<Record<string, string>>, removals: readonly string[]): Promise<void> {
+    await (await this.store()).updateNamespace(namespace, { ...updates }, removals);
+  }
+
+  async createTable(namespace: Namespace, request: CreateTableRequest): Promise<LoadedTable | StagedTable> {
+    const store = await this.store();
+    const identifier = { namespace, name: request.name };
+    const properties = await store.loadNamespace(namespace);
+    if (await store.get(namespace, request.name, 'table')) throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(namespace, request.name)}`);
+    // JdbcCatalog.defaultWarehouseLocation: the namespace's `location`, else <warehouse>/<levels>, then /<table>
+    const base = (properties['location'] ?? [this.parts.warehouseLocation.replace(/\/+$/, ''), ...namespace].join('/')).replace(/\/+$/, '');
+    const metadata = newTableMetadata(request, request.location ?? `${base}/${request.name}`, this.clock);
+    if (request.stageCreate) return { identifier, metadata, config: {} };
+    const [created] = await this.swap([{ identifier, base: undefined, next: metadata }]);
+    return this.loaded(identifier, created!);
+  }
+
+  async registerTable(identifier: TableIdentifier, metadataLocation: string, overwrite: boolean): Promise<LoadedTable> {
+    const store = await this.store();
+    await store.loadNamespace(identifier.namespace);
+    let metadata: TableMetadata;
+    try {
+      metadata = parseTableMetadata(metadataFileText(await this.parts.io.readFile(metadataLocation)));
+    } catch (err) {
+      if (isIcefrontError(err, 'FILE_NOT_FOUND') || isIcefrontError(err, 'PATH_OUTSIDE_WAREHOUSE')) throw err;
+      throw fail('ILLEGAL_ARGUMENT', `Cannot register ${metadataLocation}: ${(err as Error).message}`, err);
+    }
+    const existing = await store.get(identifier.namespace, identifier.name, 'table');
+    if (existing && !overwrite) throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(identifier.namespace, identifier.name)}`);
+    // BaseMetastoreCatalog.registerTable: the row names the given file; nothing is rewritten
+    await store.swap([{ namespace: identifier.namespace, name: identifier.name, kind: 'table', ...(existing && { expected: existing.metadataLocation }), next: metadataLocation }]);
+    return this.loaded(identifier, { metadata, metadataLocation });
+  }
+
+  async dropTable(identifier: TableIdentifier, purge: boolean): Promise<void> {
+    const store = await this.store();
+    const current = purge ? await this.current(identifier).catch(() => undefined) : undefined;
+    const dropped = await store.drop(identifier.namespace, identifier.name, 'table');
+    if (!dropped) throw fail('NO_SUCH_TABLE', `Table does not exist: ${displayName(identifier.namespace, identifier.name)}`);
+    // JdbcCatalog.dropTable with purge: the table's files go; here, everything below its location
+    const local = current && normalizeLocation(current.metadata.location);
+    if (local?.kind === 'local') await this.parts.writer.removeTree(local.text).catch(() => undefined);
+  }
+
+  async renameTable(from: TableIdentifier, to: TableIdentifier): Promise<void> {
+    await (await this.store()).rename(from, to, 'table');
+  }
+
+  async commit(commits: readonly TableCommit[]): Promise<LoadedTable[]> {
+    const store: CommitStore = { current: (identifier) => this.current(identifier), swap: (swaps) => this.swap(swaps) };
+    const versions = await commitTables(store, commits, this.clock);
+    return commits.map((c, i) => this.loaded(c.identifier, versions[i]!));
+  }
+
+  /**
+   * Writes each new metadata file (never replacing one), then moves every row in one database
+   * transaction. A lost race leaves the new files unreferenced and removes them; an unknown
+   * outcome leaves them, since the rows may name them.
+   */
+  private async swap(swaps: readonly TableSwap[]): Promise<TableVersion[]> {
+    const store = await this.store();
+    const written: TableVersion[] = [];
+    try {
+      for (const { base, next } of swaps) {
+        const file = nextMetadataFileName(base?.metadataLocation, next.properties, this.clock);
+        const location = `${metadataDirectory(next)}/${file}`;
+        const json = Buffer.from(stringifyJson(tableMetadataToJson(next)));
+        if (!(await this.parts.writer.createExclusive(location, file.endsWith('.gz.metadata.json') ? gzipSync(json) : json)))
+          throw fail('COMMIT_FAILED', `Metadata file ${location} exists already`);
+        written.push({ metadata: next, metadataLocation: location });
+      }
+      await store.swap(
+        swaps.map((s, i) => ({
+          namespace: s.identifier.namespace,
+          name: s.identifier.name,
+          kind: 'table' as const,
+          ...(s.base && { expected: s.base.metadataLocation }),
+          next: written[i]!.metadataLocation,
+        })),
+      );
+    } catch (err) {
+      if (!isIcefrontError(err, 'COMMIT_STATE_UNKNOWN')) for (const w of written) await this.parts.writer.deleteFile(w.metadataLocation).catch(() => undefined);
+      throw err;
+    }
+    // write.metadata.delete-after-commit.enabled: the files the log no longer lists (Java CatalogUtil.deleteRemovedMetadataFiles)
+    for (const { base, next } of swaps) {
+      if (base && next.properties['write.metadata.delete-after-commit.enabled'] === 'true')
+        for (const old of removedMetadataFiles(base.metadata, next)) await this.parts.writer.deleteFile(old).catch(() => undefined);
+    }
+    return written;
+  }
+}
+
+/** Java TableMetadata metadataFileLocation: `write.metadata.path`, else `<location>/metadata`. */
+function metadataDirectory(metadata: TableMetadata): string {
+  const configured = metadata.properties['write.metadata.path'];
+  return (configured ?? `${metadata.location.replace(/\/+$/, '')}/metadata`).replace(/\/+$/, '');
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fail, isIcefrontError } from '../errors/index.js';
+import { normalizeLocation } from './location.js';
+import { isMissing, outside, WarehouseRoots } from './warehouse-roots.js';
+
+/**
+ * How a catalog Icefront keeps itself writes its metadata on a local disk. Every location
+ * (`/abs`, `file:/abs`, `file:///abs`) must lie inside the writer's roots, lexically and after
+ * symlinks, as reads must (warehouse-roots.ts). Failures: PATH_OUTSIDE_WAREHOUSE, STORAGE_FAILURE.
+ */
+export interface FileWriter {
+  /**
+   * Creates `location` holding `bytes`, unless a file is already there: then nothing changes and
+   * the answer is false. The bytes are written to a temporary file and flushed first, then linked
+   * into place (link(2) never replaces), so a racing writer of the same name loses cleanly and a
+   * reader never sees a part-written file (issue #40: HadoopCatalog's atomic version step).
+   */
+  createExclusive(location: string, bytes: Uint8Array): Promise<boolean>;
+  /** Writes `location` whole, replacing what is there atomically (temporary file, then rename(2)). */
+  replace(location: string, bytes: Uint8Array): Promise<void>;
+  /** Removes a file; one already gone is not an error. */
+  deleteFile(location: string): Promise<void>;
+  /** Creates a directory (and its parents); false when it already existed. */
+  makeDirectory(location: string): Promise<boolean>;
+  /** Removes an empty directory; false when it holds anything (nothing is removed). */
+  removeEmptyDirectory(location: string): Promise<boolean>;
+  /** Removes a directory and everything below it; one already gone is not an error. */
+  removeTree(location: string): Promise<void>;
+}
+
+export function createLocalFileWriter(roots: readonly string[]): FileWriter {
+  return new LocalFileWriter(new WarehouseRoots(roots));
+}
+
+class LocalFileWriter implements FileWriter {
+  constructor(private readonly roots: WarehouseRoots) {}
+
+  async createExclusive(location: string, bytes: Uint8Array): Promise<boolean> {
+    const file = await this.local(location);
+    await this.ensureDirectory(path.dirname(file), location);
+    const temp = await this.writeTemporary(file, bytes, location);
+    try {
+      await fs.promises.link(temp, file);
+      await syncDirectory(path.dirname(file));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw writeFailure(location, err);
+    } finally {
+      await fs.promises.unlink(temp).catch(() => undefined);
+    }
+  }
+
+  async replace(location: string, bytes: Uint8Array): Promise<void> {
+    const file = await this.local(location);
+    await this.ensureDirectory(path.dirname(file), location);
+    const temp = await this.writeTemporary(file, bytes, location);
+    try {
+      await fs.promises.rename(temp, file);
+      await syncDirectory(path.dirname(file));
+    } catch (err) {
+      await fs.promises.unlink(temp).catch(() => undefined);
+      throw writeFailure(location, err);
+    }
+  }
+
+  async deleteFile(location: string): Promise<void> {
+    const file = await this.local(location);
+    try {
+      await fs.promises.unlink(file);
+    } catch (err) {
+      if (!isMissing(err)) throw writeFailure(location, err);
+    }
+  }
+
+  async makeDirectory(location: string): Promise<boolean> {
+    const dir = await this.local(location);
+    try {
+      await fs.promises.mkdir(path.dirname(dir), { recursive: true });
+      await fs.promises.mkdir(dir);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw writeFailure(location, err);
+    }
+  }
+
+  async removeEmptyDirectory(location: string): Promise<boolean> {
+    const dir = await this.local(location);
+    try {
+      await fs.promises.rmdir(dir);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
+      if (isMissing(err)) return true;
+      throw writeFailure(location, err);
+    }
+  }
+
+  async removeTree(location: string): Promise<void> {
+    const dir = await this.local(location);
+    try {
+      await fs.promises.rm(dir, { recursive: true, force: true });
+    } catch (err) {
+      throw writeFailure(location, err);
+    }
+  }
+
+  /** The local path of `location`, confined to the roots (it need not exist yet). */
+  private async local(location: string): Promise<string> {
+    const normal = normalizeLocation(location);
+    if (normal.kind !== 'local' || location.includes('\0')) throw outside(location);
+    const confined = await this.roots.confine(normal.text, location);
+    return confined.found ? confined.real : normal.text;
+  }
+
+  private async ensureDirectory(dir: string, location: string): Promise<void> {
+    try {
+      await fs.promises.mkdir(dir, { recursive: true });
+    } catch (err) {
+      throw writeFailure(location, err);
+    }
+  }
+
+  /** A flushed temporary file beside `file`, named so no listing takes it for metadata. */
+  private async writeTemporary(file: string, bytes: Uint8Array, location: string): Promise<string> {
+    const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
+    let handle: fs.promises.FileHandle | undefined;
+    try {
+      handle = await fs.promises.open(temp, 'wx');
+      await handle.writeFile(bytes);
+      await handle.sync();
+      return temp;
+    } catch (err) {
+      await fs.promises.unlink(temp).catch(() => undefined);
+      throw writeFailure(location, err);
+    } finally {
+      await handle?.close().catch(() => undefined);
+    }
+  }
+}
+
+/** Makes a new directory entry durable (POSIX: fsync of the directory). */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // some filesystems refuse fsync on a directory; the entry is still there
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+function writeFailure(location: string, err: unknown) {
+  if (isIcefrontError(err)) return err;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'EIO';
+  return fail('STORAGE_FAILURE', `Cannot write ${location} (${code})`, err);
+}
