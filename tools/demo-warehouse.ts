@@ -3,8 +3,9 @@
  * `.demo/warehouse` (git-ignored) recording `file://` locations of this machine, so Spark,
  * pyiceberg and DuckDB on the same machine read every file with nothing configured but Icefront's
  * URI. fixtures/warehouse (recorded under s3://icefront-demo/…) stays what the tests read, locally
- * through a remap and over a real S3-compatible server. Regenerated on every start (about 2 s), so
- * it never lags the writer. Usage: tsx tools/demo-warehouse.ts [dir]
+ * through a remap and over a real S3-compatible server. The four tables are regenerated on every
+ * start (about 2 s), so they never lag the writer; the demo catalog is writable, and namespaces
+ * and tables its users created are kept. Usage: tsx tools/demo-warehouse.ts [dir]
  * (test/interop/demo-engines.test.ts calls writeDemoWarehouse with a temp folder.)
  */
 import path from 'node:path';
@@ -20,11 +21,11 @@ export interface DemoWarehouse {
   readonly tables: TableReport[];
 }
 
-/** Writes the demo tables into `dir` (replacing an earlier demo there), recording its file:// URI. */
+/** Writes the demo tables into `dir` (replacing the demo's own tables there, keeping others), recording its file:// URI. */
 export function writeDemoWarehouse(dir: string = DEMO_WAREHOUSE_DIR): DemoWarehouse {
   const abs = path.resolve(dir);
   const location = pathToFileURL(abs).href;
-  return { location, tables: buildWarehouse(abs, location) };
+  return { location, tables: buildWarehouse(abs, location, { keepOthers: true }) };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -235,14 +235,22 @@ function report(name: string, t: TableBuilder, description: string): TableReport
  * Writes all demo tables under `outDir` (replacing it) and their README; returns what was written.
  * Tables record `<location>/<namespace>/<table>` as their location.
  */
-export function buildWarehouse(outDir: string, location = WAREHOUSE_LOCATION): TableReport[] {
+/** The tables buildWarehouse writes, as namespace and table folder. */
+const GENERATED_TABLES = [['sales', 'orders'], ['sales', 'returns'], ['events', 'clicks'], ['legacy', 'inventory']] as const;
+
+/**
+ * Writes the generated tables into `outDir`, replacing the folder (or, with `keepOthers`, only the
+ * generated tables' own folders: a writable demo keeps what its users created).
+ */
+export function buildWarehouse(outDir: string, location = WAREHOUSE_LOCATION, options: { keepOthers?: boolean } = {}): TableReport[] {
   // only ever replace an empty folder or a warehouse this script wrote
   const readmePath = path.join(outDir, 'README.md');
   const ours = fs.existsSync(readmePath) && fs.readFileSync(readmePath, 'utf8').startsWith(README_TITLE);
   if (fs.existsSync(outDir) && fs.readdirSync(outDir).length > 0 && !ours) {
     throw new Error(`${outDir} is not empty and is not a generated warehouse; refusing to replace it`);
   }
-  fs.rmSync(outDir, { recursive: true, force: true });
+  if (options.keepOthers) for (const [ns, table] of GENERATED_TABLES) fs.rmSync(path.join(outDir, ns, table), { recursive: true, force: true });
+  else fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   const out: Out = { dir: outDir, location: location.replace(/\/+$/, '') };
   const tables = [salesOrders(out), salesReturns(out), eventsClicks(out), legacyInventory(out)];
