@@ -73,6 +73,9 @@ t.test('namespaces: created once, properties kept, dropped only when empty', { s
   assertError(t, await post('/v1/lake/namespaces/sales/properties', { removals: ['team'], updates: { team: 'x' } }), 422, 'UnprocessableEntityException', 'a key removed and updated');
 
   t.equal((await post('/v1/lake/namespaces', { namespace: ['sales', 'eu'] })).statusCode, 200);
+  const schema = { type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'id', required: true, type: 'long' }] };
+  assertError(t, await post('/v1/lake/namespaces/sales/tables', { name: 'eu', schema }), 409, 'AlreadyExistsException', 'a table named as a namespace');
+  t.notOk(fs.existsSync(path.join(dir, 'sales', 'eu', 'metadata')), 'the namespace did not become a table');
   assertError(t, await app.inject({ method: 'DELETE', url: '/v1/lake/namespaces/sales' }), 409, 'NamespaceNotEmptyException');
   t.equal((await app.inject({ method: 'DELETE', url: '/v1/lake/namespaces/sales%1Feu' })).statusCode, 204);
   t.equal((await app.inject({ method: 'DELETE', url: '/v1/lake/namespaces/sales' })).statusCode, 204);

@@ -106,6 +106,9 @@ export class FilesystemWrites implements CatalogWrites {
     if (request.location !== undefined && stripSlash(request.location) !== location && stripSlash(request.location) !== `file:${path.join(dir, request.name)}`)
       throw fail('ILLEGAL_ARGUMENT', `Cannot set a custom location for a path-based table. Expected ${location} but got ${request.location}`);
     if (await this.tables.find(identifier)) throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(namespace, request.name)}`);
+    // a namespace's directory never becomes a table's
+    if (await this.tables.namespaceDirectory([...namespace, request.name]).then(() => true, () => false))
+      throw fail('ALREADY_EXISTS', `A namespace exists with that name: ${displayName([...namespace, request.name])}`);
     const metadata = newTableMetadata(request, location, this.clock);
     if (request.stageCreate) return { identifier, metadata, config: {} };
     const [created] = await this.swapOne({ identifier, base: undefined, next: metadata }, 'create');
