@@ -1,5 +1,5 @@
-import type { CreateTableRequest, TableCommit } from '../commits/index.js';
-import type { Namespace, TableIdentifier, TableMetadata } from '../iceberg/index.js';
+import type { CreateTableRequest, CreateViewRequest, TableCommit, ViewChange } from '../commits/index.js';
+import type { Namespace, TableIdentifier, TableMetadata, ViewMetadata } from '../iceberg/index.js';
 import type { FileIO } from '../storage/index.js';
 
 export interface LoadedTable {
@@ -42,6 +42,11 @@ export interface Catalog {
   readonly location?: string;
   /** The mutations it takes; absent for a read-only catalog (every mutation answers 406). */
   readonly writes?: CatalogWrites;
+  /**
+   * Its views (REST spec listViews … registerView); absent for a catalog that keeps none (every
+   * view route answers 406 and `/v1/config` advertises none), as Java's HadoopCatalog keeps none.
+   */
+  readonly views?: CatalogViews;
   /** Lets go of what it holds open (a database pool); called once nothing uses it any more. */
   close?(): Promise<void>;
 }
@@ -82,4 +87,39 @@ export interface CatalogWrites {
   renameTable(from: TableIdentifier, to: TableIdentifier): Promise<void>;
   /** One commit of one or more tables, all or nothing; the tables as committed, in order. */
   commit(commits: readonly TableCommit[]): Promise<LoadedTable[]>;
+}
+
+/** A view as a catalog holds it (REST spec LoadViewResult). */
+export interface LoadedView {
+  readonly identifier: TableIdentifier;
+  /** The metadata file the catalog records as the view's current one. */
+  readonly metadataLocation: string;
+  readonly metadata: ViewMetadata;
+  /** View-level config for LoadViewResult.config. */
+  readonly config: Readonly<Record<string, string>>;
+}
+
+/**
+ * The views of a catalog (Java ViewCatalog, as CatalogHandlers drives it). Semantics of a change
+ * come from commits/views; a catalog does the atomic swap. A table and a view never share a name.
+ * Errors: NO_SUCH_NAMESPACE, NO_SUCH_VIEW, ALREADY_EXISTS (a view or a table holds the name),
+ * COMMIT_FAILED (a requirement failed, or a race was lost on every attempt: nothing visible),
+ * COMMIT_STATE_UNKNOWN (the store failed mid-swap), UNSUPPORTED_OPERATION.
+ */
+export interface CatalogViews {
+  /** False for a read-only catalog: its views can be listed and loaded, every mutation is UNSUPPORTED_OPERATION. */
+  readonly writable: boolean;
+  /** Views directly in `namespace`, sorted by name. */
+  listViews(namespace: Namespace): Promise<TableIdentifier[]>;
+  /** The view and its current metadata, read now. */
+  loadView(identifier: TableIdentifier): Promise<LoadedView>;
+  /** A new view (REST createView). */
+  createView(namespace: Namespace, request: CreateViewRequest): Promise<LoadedView>;
+  /** REST updateView (replaceView): requirements, then updates, retried while a lost race allows. */
+  commitView(identifier: TableIdentifier, change: ViewChange): Promise<LoadedView>;
+  /** NO_SUCH_VIEW when there is none. */
+  dropView(identifier: TableIdentifier): Promise<void>;
+  renameView(from: TableIdentifier, to: TableIdentifier): Promise<void>;
+  /** A view whose current metadata is the given file, which is not rewritten (REST registerView). */
+  registerView(identifier: TableIdentifier, metadataLocation: string): Promise<LoadedView>;
 }

@@ -20,6 +20,7 @@ import { accessLineFields, accessLineMembers } from './access-line.js';
 import { accessOf, authorize, authorizeBody, authorizesBody, OPEN_PATHS, type AccessContext, type AuthOptions } from './access.js';
 import { catalogRoutes, readCatalogPath, type RouteContext, type RouteHandler } from './catalog-routes.js';
 import { writeRoutes } from './write-routes.js';
+import { viewRoutes } from './view-routes.js';
 import { clientErrorResponse, methodNotAllowed, sendError } from './error-response.js';
 import { sendJson } from './reply.js';
 import { loggedUrl, rawPath } from './request-params.js';
@@ -228,6 +229,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
         handlers: new Map([
           ...catalogRoutes(service, auth?.tokenEndpoint),
           ...writeRoutes(service),
+          ...viewRoutes(service),
           ...fixed,
           ...(activity ? [[`GET ${STATUS_PAGE.path}`, statusPageRoute({ service, activity, authenticated: auth !== undefined })] as const] : []),
         ]),

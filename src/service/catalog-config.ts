@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
-import { NAMESPACE_SEPARATOR, PLANNING_ENDPOINTS, READ_ENDPOINTS, writeEndpoints } from './endpoints.js';
+import { NAMESPACE_SEPARATOR, PLANNING_ENDPOINTS, READ_ENDPOINTS, viewEndpoints, writeEndpoints } from './endpoints.js';
 import { quote } from './identifiers.js';
 import type { CatalogConfigResponse } from './wire-types.js';
 
@@ -23,13 +23,19 @@ export function prefixForWarehouse(catalogs: ReadonlyMap<string, Catalog>, wareh
  * catalog; `namespace-separator` is the default, stated explicitly (Java RESTSessionCatalog
  * reads it; clients that ignore it use %1F anyway). `endpoints` lists exactly what is served,
  * so clients never assume the default mutation endpoints: a writable catalog's mutations as its
- * store supports them (issue #40), none for a read-only one. No `idempotency-key-lifetime`:
+ * store supports them (issue #40), none for a read-only one; the view endpoints only for a catalog
+ * whose `views` exist (none for a filesystem catalog or a V0 sql database). No `idempotency-key-lifetime`:
  * Icefront keeps no idempotency keys.
  */
 export function catalogConfig(prefix: string, catalog: Catalog): CatalogConfigResponse {
   return {
     defaults: {},
     overrides: { prefix, 'namespace-separator': NAMESPACE_SEPARATOR },
-    endpoints: [...READ_ENDPOINTS, ...(catalog.writes ? writeEndpoints(catalog.writes.supports) : []), ...(catalog.planning ? PLANNING_ENDPOINTS : [])],
+    endpoints: [
+      ...READ_ENDPOINTS,
+      ...(catalog.writes ? writeEndpoints(catalog.writes.supports) : []),
+      ...(catalog.views ? viewEndpoints(catalog.views.writable) : []),
+      ...(catalog.planning ? PLANNING_ENDPOINTS : []),
+    ],
   };
 }

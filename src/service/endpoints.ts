@@ -24,6 +24,15 @@ export const ENDPOINTS = {
   dropTable: 'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   renameTable: 'POST /v1/{prefix}/tables/rename',
   commitTransaction: 'POST /v1/{prefix}/transactions/commit',
+  // the views (Java Endpoint V1_LIST_VIEWS … V1_REGISTER_VIEW)
+  listViews: 'GET /v1/{prefix}/namespaces/{namespace}/views',
+  loadView: 'GET /v1/{prefix}/namespaces/{namespace}/views/{view}',
+  viewExists: 'HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}',
+  createView: 'POST /v1/{prefix}/namespaces/{namespace}/views',
+  updateView: 'POST /v1/{prefix}/namespaces/{namespace}/views/{view}',
+  dropView: 'DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}',
+  renameView: 'POST /v1/{prefix}/views/rename',
+  registerView: 'POST /v1/{prefix}/namespaces/{namespace}/register-view',
 } as const;
 
 /** What every catalog served by Icefront implements: the read half of the catalog API. */
@@ -59,6 +68,16 @@ export function writeEndpoints(supports: { readonly namespaceProperties: boolean
     ENDPOINTS.dropTable,
     ...(supports.renameTable ? [ENDPOINTS.renameTable] : []),
     ...(supports.transactions ? [ENDPOINTS.commitTransaction] : []),
+  ];
+}
+
+/** The views of a catalog that keeps them: reads always, the mutations when it takes writes. */
+export function viewEndpoints(writable: boolean): string[] {
+  return [
+    ENDPOINTS.listViews,
+    ENDPOINTS.loadView,
+    ENDPOINTS.viewExists,
+    ...(writable ? [ENDPOINTS.createView, ENDPOINTS.updateView, ENDPOINTS.dropView, ENDPOINTS.renameView, ENDPOINTS.registerView] : []),
   ];
 }
 

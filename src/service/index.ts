@@ -11,8 +11,9 @@ export { createPlanningCaches } from './engine/planning-caches.js';
 export { createWorkerPlanEngine, defaultPlanningWorkers } from './engine/worker-pool.js';
 export { orderedPlanBytes, type OrderedPlan } from './planning/upstream-pages.js';
 export { createPagedPlanning, type PagedPlanning, type PagedPlanningOptions, type UpstreamPlanner } from './planning/paged-planning.js';
-export { ENDPOINTS, READ_ENDPOINTS, PLANNING_ENDPOINTS, NAMESPACE_SEPARATOR, writeEndpoints } from './endpoints.js';
+export { ENDPOINTS, READ_ENDPOINTS, PLANNING_ENDPOINTS, NAMESPACE_SEPARATOR, viewEndpoints, writeEndpoints } from './endpoints.js';
 export type { CatalogWriteUseCases, WrittenTable } from './catalog-writes.js';
+export type { LoadViewResult, ViewUseCases } from './view-use-cases.js';
 export { MAX_PAGE_SIZE } from './pagination.js';
 export type {
   CatalogConfigResponse,

@@ -19,6 +19,7 @@ import { routeRequest, type RequestRoute } from './request-route.js';
 import { tracedCatalog } from './traced-catalog.js';
 import { describeCatalogs, type CatalogStatus } from './catalog-status.js';
 import { createCatalogWrites, type CatalogWriteUseCases } from './catalog-writes.js';
+import { createViewUseCases, type ViewUseCases } from './view-use-cases.js';
 import type { OutcomeSink } from './scan-outcome.js';
 import type {
   CatalogConfigResponse,
@@ -66,6 +67,8 @@ export interface Service {
   readonly federation: UpstreamAccess;
   /** The mutations on the catalogs Icefront keeps itself (read-only ones answer 406). */
   readonly writes: CatalogWriteUseCases;
+  /** The views of the catalogs Icefront keeps itself (catalogs without views answer 406). */
+  readonly views: ViewUseCases;
   getConfig(warehouse: string | undefined): CatalogConfigResponse;
   /** The catalog a `/v1/config` request is about: `warehouse`, or the only local catalog; undefined when it cannot tell. */
   configTarget(warehouse: string | undefined): string | undefined;
@@ -187,6 +190,7 @@ export function createService(options: ServiceOptions): Service {
   return {
     federation,
     writes: createCatalogWrites(catalogFor),
+    views: createViewUseCases(catalogFor),
     ready: () => planningOptions.engine.ready(),
     async close() {
       await Promise.all([federation.close(), planningOptions.engine.close(), ...[...catalogs.values()].map((c) => c.close?.())]);

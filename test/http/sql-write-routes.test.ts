@@ -113,6 +113,14 @@ for (const store of [sqlite, postgres]) {
     assertError(t, await app.inject({ method: 'DELETE', url: '/v1/lake/namespaces/db' }), 409, 'NamespaceNotEmptyException');
     t.equal((await app.inject({ method: 'DELETE', url: '/v1/lake/namespaces/db/tables/c?purgeRequested=true' })).statusCode, 204);
     t.notOk(fs.existsSync(path.join(warehouseDir, 'db', 'c')), 'purge removed the table folder');
+    // a location the client chose may hold more than the table: purge takes only the table's metadata files
+    const chosen = path.join(warehouseDir, 'shared');
+    fs.mkdirSync(chosen, { recursive: true });
+    fs.writeFileSync(path.join(chosen, 'keep.txt'), 'not the table’s');
+    const p = assertBody<{ 'metadata-location': string }>(t, await post('/v1/lake/namespaces/db/tables', { name: 'p', schema: SCHEMA, location: `file://${chosen}` }), 'LoadTableResult');
+    t.equal((await app.inject({ method: 'DELETE', url: '/v1/lake/namespaces/db/tables/p?purgeRequested=true' })).statusCode, 204);
+    t.ok(fs.existsSync(path.join(chosen, 'keep.txt')), 'a file that is not the table’s stays');
+    t.notOk(fs.existsSync(new URL(p['metadata-location']).pathname), 'the table’s metadata file went');
     t.equal((await app.inject({ method: 'DELETE', url: '/v1/lake/namespaces/db/tables/a' })).statusCode, 204);
     t.ok(fs.existsSync(path.join(warehouseDir, 'db', 'a', 'metadata')), 'a drop without purge leaves the files');
     t.equal((await app.inject({ method: 'DELETE', url: '/v1/lake/namespaces/db' })).statusCode, 204);

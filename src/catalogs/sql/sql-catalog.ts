@@ -3,7 +3,8 @@
  * and pyiceberg's SqlCatalog. A table is a row naming its current metadata file; a commit writes a
  * new metadata file (`<location>/metadata/NNNNN-<uuid>.metadata.json`, as Java's
  * BaseMetastoreTableOperations) and moves the row to it with a conditional update, which decides
- * every race between writers, Icefront replicas and other catalogs alike.
+ * every race between writers, Icefront replicas and other catalogs alike. Its views (sql-views.ts)
+ * are rows of the same table, of type VIEW.
  */
 import { gzipSync } from 'node:zlib';
 import {
@@ -23,9 +24,10 @@ import { fail, isIcefrontError } from '../../errors/index.js';
 import { stringifyJson } from '../../json/index.js';
 import { metadataFileText, parseTableMetadata, tableMetadataToJson, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
 import { normalizeLocation, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
-import type { Catalog, CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
+import type { Catalog, CatalogViews, CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
 import { MetadataReader } from '../metadata-reader.js';
 import type { SqlCatalogStore } from './sql-store.js';
+import { SqlViews } from './sql-views.js';
 
 export interface SqlCatalogParts {
   readonly name: string;
@@ -58,6 +60,9 @@ class SqlCatalog implements Catalog, CatalogWrites {
   readonly supports = { namespaceProperties: true, renameTable: true, registerTable: true, transactions: true } as const;
   private readonly reader: MetadataReader;
   private readonly clock: CommitClock;
+  private readonly sqlViews: SqlViews;
+  /** Whether the database keeps views (schema V1), known once the store is open. */
+  private viewsSupported: boolean | undefined;
 
   constructor(private readonly parts: SqlCatalogParts) {
     this.name = parts.name;
@@ -66,8 +71,28 @@ class SqlCatalog implements Catalog, CatalogWrites {
     this.reader = new MetadataReader(parts.io, parts.metadataCacheBytes);
     this.clock = parts.clock ?? SYSTEM_CLOCK;
     if (!parts.readOnly) this.writes = this;
+    this.sqlViews = new SqlViews({
+      store: () => this.store(),
+      io: parts.io,
+      writer: parts.writer,
+      clock: this.clock,
+      writable: !parts.readOnly,
+      defaultLocation: (identifier) => this.defaultLocation(identifier),
+    });
     // an unopened store is reported by the requests that need it, not as an unhandled rejection
-    parts.store.catch(() => undefined);
+    parts.store.then(
+      (store) => void (this.viewsSupported = store.viewsSupported),
+      () => undefined,
+    );
+  }
+
+  /**
+   * The views, unless the open database is V0 (JdbcCatalog without view support): then absent, so
+   * every view route answers 406 and `/v1/config` advertises none. Until the store has opened they
+   * are present, and on a V0 database their first call is the store's UNSUPPORTED_OPERATION.
+   */
+  get views(): CatalogViews | undefined {
+    return this.viewsSupported === false ? undefined : this.sqlViews;
   }
 
   async close(): Promise<void> {
@@ -136,14 +161,19 @@ class SqlCatalog implements Catalog, CatalogWrites {
   async createTable(namespace: Namespace, request: CreateTableRequest): Promise<LoadedTable | StagedTable> {
     const store = await this.store();
     const identifier = { namespace, name: request.name };
-    const properties = await store.loadNamespace(namespace);
+    const location = await this.defaultLocation(identifier);
     if (await store.get(namespace, request.name, 'table')) throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(namespace, request.name)}`);
-    // JdbcCatalog.defaultWarehouseLocation: the namespace's `location`, else <warehouse>/<levels>, then /<table>
-    const base = (properties['location'] ?? [this.parts.warehouseLocation.replace(/\/+$/, ''), ...namespace].join('/')).replace(/\/+$/, '');
-    const metadata = newTableMetadata(request, request.location ?? `${base}/${request.name}`, this.clock);
+    const metadata = newTableMetadata(request, request.location ?? location, this.clock);
     if (request.stageCreate) return { identifier, metadata, config: {} };
     const [created] = await this.swap([{ identifier, base: undefined, next: metadata }]);
     return this.loaded(identifier, created!);
+  }
+
+  /** JdbcCatalog.defaultWarehouseLocation (tables and views): the namespace's `location`, else <warehouse>/<levels>, then /<name>. */
+  private async defaultLocation(identifier: TableIdentifier): Promise<string> {
+    const properties = await (await this.store()).loadNamespace(identifier.namespace);
+    const base = (properties['location'] ?? [this.parts.warehouseLocation.replace(/\/+$/, ''), ...identifier.namespace].join('/')).replace(/\/+$/, '');
+    return `${base}/${identifier.name}`;
   }
 
   async registerTable(identifier: TableIdentifier, metadataLocation: string, overwrite: boolean): Promise<LoadedTable> {
@@ -168,9 +198,13 @@ class SqlCatalog implements Catalog, CatalogWrites {
     const current = purge ? await this.current(identifier).catch(() => undefined) : undefined;
     const dropped = await store.drop(identifier.namespace, identifier.name, 'table');
     if (!dropped) throw fail('NO_SUCH_TABLE', `Table does not exist: ${displayName(identifier.namespace, identifier.name)}`);
-    // JdbcCatalog.dropTable with purge: the table's files go; here, everything below its location
-    const local = current && normalizeLocation(current.metadata.location);
-    if (local?.kind === 'local') await this.parts.writer.removeTree(local.text).catch(() => undefined);
+    if (!current) return;
+    // JdbcCatalog.dropTable with purge: the table's files go. Its folder goes whole only where this
+    // catalog put it (its default location): a location chosen by a client may hold more than it
+    const local = normalizeLocation(current.metadata.location);
+    const owned = normalizeLocation(await this.defaultLocation(identifier).catch(() => '')).text === local.text;
+    if (local.kind === 'local' && owned) await this.parts.writer.removeTree(local.text).catch(() => undefined);
+    else for (const file of [current.metadataLocation, ...current.metadata.metadataLog.map((e) => e.metadataFile)]) await this.parts.writer.deleteFile(file).catch(() => undefined);
   }
 
   async renameTable(from: TableIdentifier, to: TableIdentifier): Promise<void> {
