@@ -113,13 +113,14 @@ function parseField(json: unknown, path: string): NestedField {
   const typeJson = obj['type'] ?? missing(at(path, 'type'));
   const doc = optString(obj, 'doc', path);
   // Java SchemaParser: a JSON null default means "no default"
-  const initialDefault = obj['initial-default'] ?? undefined;
-  const writeDefault = obj['write-default'] ?? undefined;
+  const type = parseType(typeJson, at(path, 'type'));
+  const initialDefault = defaultJson(type, obj['initial-default'] ?? undefined);
+  const writeDefault = defaultJson(type, obj['write-default'] ?? undefined);
   return {
     id: reqInt(obj, 'id', path),
     name: reqString(obj, 'name', path),
     required: reqBool(obj, 'required', path),
-    type: parseType(typeJson, at(path, 'type')),
+    type,
     ...(doc !== undefined && { doc }),
     ...(initialDefault !== undefined && { initialDefault }),
     ...(writeDefault !== undefined && { writeDefault }),
@@ -156,8 +157,51 @@ export function fieldsToJson(fields: readonly NestedField[]): unknown[] {
   return fields.map((f) => {
     const out: JsonObject = { id: f.id, name: f.name, required: f.required, type: typeToJson(f.type) };
     if (f.doc !== undefined) out['doc'] = f.doc;
-    if (f.initialDefault !== undefined) out['initial-default'] = f.initialDefault;
-    if (f.writeDefault !== undefined) out['write-default'] = f.writeDefault;
+    if (f.initialDefault !== undefined) out['initial-default'] = defaultJson(f.type, f.initialDefault);
+    if (f.writeDefault !== undefined) out['write-default'] = defaultJson(f.type, f.writeDefault);
     return out;
   });
+}
+
+/**
+ * A default value (`initial-default`, `write-default`) in the form Java's SingleValueParser
+ * writes it: binary and fixed as upper-case hex (Guava's base16; Java reads either case), also
+ * inside list, map and struct defaults. Anything else is kept as given; a value of the wrong
+ * shape is left alone for whoever validates it.
+ */
+function defaultJson(type: IcebergType, value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  switch (type.kind) {
+    case 'binary':
+    case 'fixed':
+      return typeof value === 'string' ? value.toUpperCase() : value;
+    case 'list':
+      return Array.isArray(value) ? value.map((e: unknown) => defaultJson(type.element, e)) : value;
+    case 'map': {
+      if (!isObject(value) || !Array.isArray(value['keys']) || !Array.isArray(value['values'])) return value;
+      return {
+        ...value,
+        keys: value['keys'].map((k: unknown) => defaultJson(type.key, k)),
+        values: value['values'].map((v: unknown) => defaultJson(type.value, v)),
+      };
+    }
+    case 'struct': {
+      if (!isObject(value)) return value;
+      const out: JsonObject = { ...value };
+      for (const f of type.fields) {
+        const key = String(f.id);
+        if (Object.hasOwn(out, key)) out[key] = defaultJson(f.type, out[key]);
+      }
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+/** A JSON object (parseJson's have a null prototype), not an array or a JsonFloat. */
+function isObject(v: unknown): v is JsonObject {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype;
 }

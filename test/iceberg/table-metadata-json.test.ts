@@ -119,3 +119,23 @@ t.test('the REST OpenAPI TableMetadata schema accepts the written metadata', { s
   }
   t.not(validateAgainst('TableMetadata', { 'format-version': 9 }).length, 0, 'the validator does reject bad input');
 });
+
+t.test('a v1 table without a uuid is written without table-uuid (Java writes "table-uuid": null)', async (t) => {
+  // Java TableMetadataParser.toJson calls writeStringField(TABLE_UUID, metadata.uuid()), which
+  // Jackson writes as `"table-uuid": null` for a v1 table that never had one. Icefront keeps its
+  // rule (no JSON null for an absent optional field): Java reads a missing key as null
+  // (JsonUtil.getStringOrNull), while pyiceberg 0.12 rejects a null (`table_uuid: uuid.UUID`
+  // with a default factory: a missing key gets a fresh uuid, a null fails validation).
+  const v1 = parseJson(V1_LEGACY) as Record<string, unknown>;
+  delete v1['table-uuid'];
+  const meta = parseTableMetadata(v1);
+  t.equal(meta.tableUuid, undefined);
+  const out = tableMetadataToJson(meta) as Record<string, unknown>;
+  t.notOk('table-uuid' in out);
+  t.notOk(hasNull(out));
+  t.same(Object.keys(out).slice(0, 2), ['format-version', 'location']);
+  // and a null uuid reads as no uuid, as Java's getStringOrNull reads it
+  const nullUuid = parseTableMetadata({ ...v1, 'table-uuid': null });
+  t.equal(nullUuid.tableUuid, undefined);
+  t.notOk('table-uuid' in (tableMetadataToJson(nullUuid) as Record<string, unknown>));
+});

@@ -99,3 +99,53 @@ t.test('a JSON null default means no default', async (t) => {
   t.notOk('initialDefault' in type.fields[0]!);
   t.equal(stringifyJson(typeToJson(type)), '{"type":"struct","fields":[{"id":1,"name":"a","required":false,"type":"int"}]}');
 });
+
+t.test('binary and fixed defaults are written as upper-case hex, as Java SingleValueParser writes them', async (t) => {
+  // Java: SingleValueParser.toJson writes BaseEncoding.base16().encode(...) (upper case) and
+  // fromJson upper-cases before decoding, so a lower-case default comes back upper-case.
+  const json = {
+    type: 'struct',
+    fields: [
+      { id: 1, name: 'f', required: false, type: 'fixed[5]', 'initial-default': '010203ff03', 'write-default': 'abCDef0102' },
+      { id: 2, name: 'b', required: false, type: 'binary', 'initial-default': '0a0b', 'write-default': '' },
+      { id: 3, name: 's', required: false, type: 'string', 'initial-default': 'abc' },
+      { id: 4, name: 'u', required: false, type: 'uuid', 'initial-default': 'f79c3e09-677c-4bbd-a479-3f349cb785e7' },
+      {
+        id: 5,
+        name: 'l',
+        required: false,
+        type: { type: 'list', 'element-id': 6, element: 'binary', 'element-required': false },
+        'initial-default': ['ff', null],
+      },
+      {
+        id: 7,
+        name: 'm',
+        required: false,
+        type: { type: 'map', 'key-id': 8, key: 'string', 'value-id': 9, value: 'fixed[1]', 'value-required': false },
+        'initial-default': { keys: ['k'], values: ['af'] },
+      },
+      {
+        id: 10,
+        name: 'st',
+        required: false,
+        type: { type: 'struct', fields: [{ id: 11, name: 'x', required: false, type: 'binary' }] },
+        'initial-default': { '11': 'beef' },
+      },
+    ],
+  };
+  const written = stringifyJson(typeToJson(parseType(parseJson(JSON.stringify(json)))));
+  t.match(written, /"name":"f","required":false,"type":"fixed\[5\]","initial-default":"010203FF03","write-default":"ABCDEF0102"/);
+  t.match(written, /"name":"b","required":false,"type":"binary","initial-default":"0A0B","write-default":""/);
+  t.match(written, /"initial-default":"abc"/, 'a string default keeps its case');
+  t.match(written, /"initial-default":"f79c3e09-677c-4bbd-a479-3f349cb785e7"/, 'a uuid default stays lower-case (Java UUID.toString)');
+  t.match(written, /"initial-default":\["FF",null\]/);
+  t.match(written, /"initial-default":\{"keys":\["k"\],"values":\["AF"\]\}/);
+  t.match(written, /"initial-default":\{"11":"BEEF"\}/);
+  // a field built in code (not parsed) is written the same way
+  const built: IcebergType = { kind: 'struct', fields: [{ id: 1, name: 'b', required: false, type: { kind: 'binary' }, initialDefault: 'c0ffee' }] };
+  t.equal(stringifyJson(typeToJson(built)), '{"type":"struct","fields":[{"id":1,"name":"b","required":false,"type":"binary","initial-default":"C0FFEE"}]}');
+  // the same schema given once in lower and once in upper case is one schema (Java compares the bytes)
+  const lower = parseType({ type: 'struct', fields: [{ id: 1, name: 'b', required: false, type: 'binary', 'write-default': 'ab' }] });
+  const upper = parseType({ type: 'struct', fields: [{ id: 1, name: 'b', required: false, type: 'binary', 'write-default': 'AB' }] });
+  t.same(lower, upper);
+});
