@@ -74,7 +74,7 @@ t.test("NAMESPACE levels are separated by %1F or 0x1F, never by '.': a dot belon
   t.match(await capture(['--config', config, 'demo', 'db%1Fsub', 'inventory']), /^Table db\.sub\.inventory in demo, snapshot \d+/, '%1F separates levels');
   t.match(await capture(['--config', config, 'demo', 'db%1fsub', 'inventory']), /^Table db\.sub\.inventory/, 'in either case');
   t.match(await capture(['--config', config, 'demo', 'db\x1fsub', 'inventory']), /^Table db\.sub\.inventory/, 'so does the 0x1F character');
-  await t.rejects(capture(['--config', config, 'demo', 'db.sub', 'inventory']), { code: 'NO_SUCH_NAMESPACE', message: /separate levels with %1F/ }, 'db.sub is the single level "db.sub"');
+  await t.rejects(capture(['--config', config, 'demo', 'db.sub', 'inventory']), { code: 'NO_SUCH_TABLE', message: /separate levels with %1F/ }, 'db.sub is the single level "db.sub"');
   const help = await capture(['--help']);
   t.match(help, /separated by %1F/);
   t.notMatch(help, /separated\s+by '\.'/, "the help no longer says '.' separates levels");

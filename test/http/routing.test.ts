@@ -91,7 +91,7 @@ t.test('routing and error envelopes', { skip }, async (t) => {
     assertError(t, await app.inject({ url: '/v1/awk/namespaces/missing' }), 404, 'NoSuchNamespaceException');
     assertError(t, await app.inject({ url: '/v1/awk/namespaces?parent=missing' }), 404, 'NoSuchNamespaceException');
     assertError(t, await app.inject({ url: '/v1/awk/namespaces/missing/tables' }), 404, 'NoSuchNamespaceException');
-    assertError(t, await app.inject({ url: '/v1/awk/namespaces/missing/tables/x' }), 404, 'NoSuchNamespaceException');
+    assertError(t, await app.inject({ url: '/v1/awk/namespaces/missing/tables/x' }), 404, 'NoSuchTableException'); // spec loadTable 404
     assertError(t, await app.inject({ url: '/v1/awk/namespaces/dots.and.more/tables/missing' }), 404, 'NoSuchTableException');
     const head = await app.inject({ method: 'HEAD', url: '/v1/awk/namespaces/dots.and.more/tables/missing' });
     t.equal(head.statusCode, 404, 'HEAD of a missing table');

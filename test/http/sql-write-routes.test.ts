@@ -71,7 +71,7 @@ for (const store of [sqlite, postgres]) {
 
     t.equal((await post('/v1/lake/namespaces', { namespace: ['db'], properties: { owner: 'ana' } })).statusCode, 200);
     assertError(t, await post('/v1/lake/namespaces', { namespace: ['db'] }), 409, 'AlreadyExistsException');
-    t.same(JSON.parse((await app.inject({ url: '/v1/lake/namespaces/db' })).body).properties, { owner: 'ana' });
+    t.same(JSON.parse((await app.inject({ url: '/v1/lake/namespaces/db' })).body).properties, { owner: 'ana', location: `file://${warehouseDir}/db` }, 'kept, with the default location (JdbcCatalog)');
 
     const created = assertBody<{ 'metadata-location': string; metadata: { location: string; 'table-uuid': string } }>(t, await post('/v1/lake/namespaces/db/tables', { name: 'a', schema: SCHEMA }), 'LoadTableResult');
     t.equal(created.metadata.location, `file://${warehouseDir}/db/a`, "JdbcCatalog's default location: <warehouse>/<namespace>/<table>");

@@ -69,7 +69,7 @@ t.test('namespaces: created once, properties kept, dropped only when empty', { s
     'UpdateNamespacePropertiesResponse',
   );
   t.same(update, { updated: ['team'], removed: ['owner'], missing: ['absent'] });
-  t.same(JSON.parse((await app.inject({ url: '/v1/lake/namespaces/sales' })).body), { namespace: ['sales'], properties: { team: 'eu' } });
+  t.same(JSON.parse((await app.inject({ url: '/v1/lake/namespaces/sales' })).body), { namespace: ['sales'], properties: { team: 'eu', location: `file://${dir}/sales` } }, 'kept, and the folder as location (HadoopCatalog)');
   assertError(t, await post('/v1/lake/namespaces/sales/properties', { removals: ['team'], updates: { team: 'x' } }), 422, 'UnprocessableEntityException', 'a key removed and updated');
 
   t.equal((await post('/v1/lake/namespaces', { namespace: ['sales', 'eu'] })).statusCode, 200);

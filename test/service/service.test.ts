@@ -119,6 +119,6 @@ t.test('service over a temp warehouse', { skip }, async (t) => {
   t.test('a missing namespace or table is reported by its Iceberg code', async (t) => {
     t.equal(await errorCode(() => single.listTables('awk', ['missing'], {})), 'NO_SUCH_NAMESPACE');
     t.equal(await errorCode(() => single.loadTable('awk', { namespace: ['dots.and.more'], name: 'missing' }, undefined)), 'NO_SUCH_TABLE');
-    t.equal(await errorCode(() => single.loadTable('awk', { namespace: ['missing'], name: 'x' }, undefined)), 'NO_SUCH_NAMESPACE');
+    t.equal(await errorCode(() => single.loadTable('awk', { namespace: ['missing'], name: 'x' }, undefined)), 'NO_SUCH_TABLE', 'REST spec loadTable 404: NoSuchTableException');
   });
 });

@@ -74,7 +74,9 @@ class FilesystemCatalog implements Catalog {
   async loadNamespace(namespace: Namespace): Promise<Record<string, string>> {
     checkNamespace(namespace, false);
     const view = await this.layout.openNamespace(namespace);
-    return readNamespaceProperties(this.io, view.dir);
+    // HadoopCatalog.loadNamespaceMetadata: the namespace's folder as `location` (engines put new tables
+    // below it); a stored one cannot move it, since a table here is where its name puts it
+    return { ...(await readNamespaceProperties(this.io, view.dir)), location: pathToFileURL(view.dir).href };
   }
 
   async namespaceDirectory(namespace: Namespace): Promise<string> {
@@ -127,14 +129,24 @@ class FilesystemCatalog implements Catalog {
 
   private async resolve(identifier: TableIdentifier): Promise<LoadedTable> {
     const found = await this.find(identifier);
-    if (!found) throw fail('NO_SUCH_TABLE', `Table does not exist: ${displayName(identifier.namespace, identifier.name)}`);
-    return this.loaded(identifier, found);
+    if (found) return this.loaded(identifier, found);
+    const table = displayName(identifier.namespace, identifier.name);
+    // REST spec loadTable 404 is NoSuchTableException, also when the namespace is missing (Spark
+    // then reads `t.branch_x` as a branch of `t`); why the namespace is missing is kept in the message
+    await this.layout.openNamespace(identifier.namespace).catch((err: unknown) => {
+      throw isIcefrontError(err, 'NO_SUCH_NAMESPACE') ? fail('NO_SUCH_TABLE', `Table does not exist: ${table}. ${err.message}`, err) : err;
+    });
+    throw fail('NO_SUCH_TABLE', `Table does not exist: ${table}`);
   }
 
-  /** The table's current metadata file, read now; undefined when there is no such table (NO_SUCH_NAMESPACE when its namespace is missing). */
+  /** The table's current metadata file, read now; undefined when there is no such table or no such namespace. */
   async find(identifier: TableIdentifier): Promise<CurrentFile | undefined> {
     const { namespace, name } = identifier;
-    const view = await this.layout.openNamespace(namespace);
+    const view = await this.layout.openNamespace(namespace).catch((err: unknown) => {
+      if (isIcefrontError(err, 'NO_SUCH_NAMESPACE')) return undefined;
+      throw err;
+    });
+    if (!view) return undefined;
     const files = isHidden(name) ? undefined : await this.layout.openTable(view, name);
     if (!files) return undefined;
     const label = (file: string) => `Table ${displayName(namespace, name)}: metadata/${file}`;

@@ -108,8 +108,10 @@ class SqlCatalog implements Catalog, CatalogWrites {
     return (await this.store()).listNamespaces(parent);
   }
 
+  /** JdbcCatalog.loadNamespaceMetadata: the stored properties, `location` defaulting to <warehouse>/<levels> (engines put new tables below it). */
   async loadNamespace(namespace: Namespace): Promise<Record<string, string>> {
-    return (await this.store()).loadNamespace(namespace);
+    const properties = await (await this.store()).loadNamespace(namespace);
+    return properties['location'] !== undefined ? properties : { location: [this.parts.warehouseLocation.replace(/\/+$/, ''), ...namespace].join('/'), ...properties };
   }
 
   async listTables(namespace: Namespace): Promise<TableIdentifier[]> {

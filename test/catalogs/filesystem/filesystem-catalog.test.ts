@@ -1,7 +1,7 @@
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createFilesystemCatalog } from '../../../src/catalogs/index.js';
 import { createLocalFileIO } from '../../../src/storage/index.js';
 import { isIcefrontError, type ErrorCode } from '../../../src/errors/index.js';
@@ -52,12 +52,12 @@ t.test('namespaces and tables are discovered from directories, nested, with dots
   ]);
   t.same(await catalog.listTables(['db', 'sub.ns', 'deeper ns']), [{ namespace: ['db', 'sub.ns', 'deeper ns'], name: 't1' }]);
   t.same(await catalog.listTables(['empty-ns']), []);
-  t.same(await catalog.loadNamespace(['db', 'sub.ns']), {});
+  t.same(await catalog.loadNamespace(['db', 'sub.ns']), { location: pathToFileURL(path.join(warehouse, 'db', 'sub.ns')).href }, 'its folder as location, as HadoopCatalog');
   t.equal((await catalog.loadTable({ namespace: ['db', 'sub.ns', 'deeper ns'], name: 't1' })).metadata.properties['tag'], 'c');
   t.equal((await catalog.loadTable({ namespace: ['db'], name: 'my.table v2-final' })).metadata.properties['tag'], 'b');
 });
 
-t.test('missing namespaces and tables answer NO_SUCH_NAMESPACE and NO_SUCH_TABLE', async (t) => {
+t.test('missing namespaces answer NO_SUCH_NAMESPACE; a table under one, NO_SUCH_TABLE (REST spec loadTable 404)', async (t) => {
   const { warehouse } = tempWarehouse(t);
   writeFiles(warehouse, { 'db/t/metadata/v1.metadata.json': meta('a'), 'db/ns2/.keep': '' });
   const catalog = createFilesystemCatalog(catalogConfig(warehouse));
@@ -66,8 +66,8 @@ t.test('missing namespaces and tables answer NO_SUCH_NAMESPACE and NO_SUCH_TABLE
   t.equal(await errorCode(catalog.listTables(['db', 'nope'])), 'NO_SUCH_NAMESPACE');
   t.equal(await errorCode(catalog.loadNamespace(['db', 't'])), 'NO_SUCH_NAMESPACE', 'a table is not a namespace');
   t.equal(await errorCode(catalog.listTables(['db', 't'])), 'NO_SUCH_NAMESPACE');
-  t.equal(await errorCode(catalog.loadTable({ namespace: ['db', 't'], name: 'metadata' })), 'NO_SUCH_NAMESPACE', 'no walking into a table');
-  t.equal(await errorCode(catalog.loadTable({ namespace: ['nope'], name: 't' })), 'NO_SUCH_NAMESPACE');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['db', 't'], name: 'metadata' })), 'NO_SUCH_TABLE', 'no walking into a table');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['nope'], name: 't' })), 'NO_SUCH_TABLE', 'Spark reads `t.branch_x` as a branch only after NoSuchTable');
   t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: 'missing' })), 'NO_SUCH_TABLE');
   t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: 'ns2' })), 'NO_SUCH_TABLE', 'a namespace is not a table');
   t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: 'T' })), 'NO_SUCH_TABLE', 'names match exactly');
@@ -103,7 +103,7 @@ t.test('symlinks pointing out of the warehouse are neither listed nor loaded', a
   t.same((await catalog.listTables(['db'])).map((x) => x.name), ['alias', 't'], 'a link inside the warehouse is followed');
   t.same(await catalog.listTables(['db2']), [], 'a metadata dir linked from outside does not make a table');
   t.equal(await errorCode(catalog.loadTable({ namespace: ['db'], name: 'linked-table' })), 'NO_SUCH_TABLE');
-  t.equal(await errorCode(catalog.loadTable({ namespace: ['linked-ns'], name: 't2' })), 'NO_SUCH_NAMESPACE');
+  t.equal(await errorCode(catalog.loadTable({ namespace: ['linked-ns'], name: 't2' })), 'NO_SUCH_TABLE');
   t.equal(await errorCode(catalog.loadTable({ namespace: ['db2'], name: 'meta-out' })), 'NO_SUCH_TABLE');
 });
 
@@ -305,8 +305,9 @@ t.test('a level sent with a dot where levels were meant is told how levels are s
   writeFiles(warehouse, { 'db/sub/t/metadata/v1.metadata.json': meta('a'), 'db/has.dot/u/metadata/v1.metadata.json': meta('b') });
   const catalog = createFilesystemCatalog(catalogConfig(warehouse));
   const message = async (p: Promise<unknown>) => p.then(() => 'no error', (err: Error) => (isIcefrontError(err, 'NO_SUCH_NAMESPACE') ? err.message : `other: ${String(err)}`));
-  const hinted = await message(catalog.loadTable({ namespace: ['db.sub'], name: 't' }));
-  t.match(hinted, /^Namespace does not exist: db\.sub\. /, 'still NO_SUCH_NAMESPACE, naming what was asked');
+  const tableMessage = async (p: Promise<unknown>) => p.then(() => 'no error', (err: Error) => (isIcefrontError(err, 'NO_SUCH_TABLE') ? err.message : `other: ${String(err)}`));
+  const hinted = await tableMessage(catalog.loadTable({ namespace: ['db.sub'], name: 't' }));
+  t.match(hinted, /^Table does not exist: db\.sub\.t\. Namespace does not exist: db\.sub\. /, 'NO_SUCH_TABLE (spec loadTable), naming what was asked');
   t.match(hinted, /"db", "sub" exists/);
   t.match(hinted, /%1F/);
   t.match(hinted, /db%1Fsub/, 'with the path to send');
