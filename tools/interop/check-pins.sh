@@ -43,6 +43,8 @@ artifacts=(
   "org.eclipse.jetty.compression:jetty-compression-gzip:$(prop jetty.version)"
   "org.xerial:sqlite-jdbc:$(prop sqlite.version)"
   "org.slf4j:slf4j-simple:$(prop slf4j.version)"
+  "org.xerial:sqlite-jdbc:$(prop spark.sqlite.version)"
+  "org.postgresql:postgresql:$(prop spark.postgresql.version)"
 )
 for a in "${artifacts[@]}"; do
   if mvn -B -q dependency:get -Dartifact="$a" -Dtransitive=false >/dev/null 2>&1; then

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the interop suite's toolchain into git-ignored folders of this clone, and checks that
 # each piece starts:
-#   .interop/venv/           Python venv: pyspark, pyiceberg, duckdb + extension wheels, moto[server]
-#                            (requirements.txt)
+#   .interop/venv/           Python venv: pyspark, pyiceberg (with SQLAlchemy and psycopg2 for its
+#                            SqlCatalog), duckdb + extension wheels, moto[server] (requirements.txt)
 #   .interop/jars/fixture/   the Iceberg REST fixture's classpath, iceberg-aws-bundle included (pom.xml)
-#   .interop/jars/spark/     iceberg-spark-runtime + iceberg-aws-bundle (pom.xml)
+#   .interop/jars/spark/     iceberg-spark-runtime + iceberg-aws-bundle + the SQLite and PostgreSQL
+#                            JDBC drivers (JdbcCatalog) (pom.xml)
 #   .interop/jars/spark-next/ the same at the next Iceberg version (1.12.0), for a second Spark JVM
 #   .interop/jars/writer/    iceberg-data + iceberg-parquet and theirs, beyond the fixture's (pom.xml)
 #   .interop/classes/        LoopbackRESTCatalogServer, compiled against the fixture classpath
@@ -99,6 +100,8 @@ step "equality-delete writer (javac)" compile_writer
 
 spark_jar=$(ls "$jars"/spark/iceberg-spark-runtime-*.jar)
 spark_aws_jar=$(ls "$jars"/spark/iceberg-aws-bundle-*.jar)
+# JdbcCatalog's drivers (type=jdbc on jdbc:sqlite: / jdbc:postgresql:), on Spark's classpath with the runtime
+spark_jdbc_jars=$(ls "$jars"/spark/sqlite-jdbc-*.jar "$jars"/spark/postgresql-*.jar | paste -sd, -)
 spark_next_jars=$(ls "$jars"/spark-next/*.jar | paste -sd, -)
 fixture_cp="$classes:$jars/fixture/*"
 writer_cp="$writer_classes:$jars/fixture/*:$jars/writer/*"
@@ -131,7 +134,7 @@ with urllib.request.urlopen(sys.argv[1] + "/v1/config", timeout=10) as r:
 assert r.status == 200 and "endpoints" in body, body
 print("  REST fixture: GET /v1/config 200 with", len(body["endpoints"]), "endpoints")
 EOF
-  "$venv/bin/python" "$here/verify.py" "http://127.0.0.1:$port" "$spark_jar"
+  "$venv/bin/python" "$here/verify.py" "http://127.0.0.1:$port" "$spark_jar,$spark_jdbc_jars" "$check"
   "$venv/bin/python" "$here/moto-server.py" --check
   # The writer commits its two tables to the same fixture; its stdout must be one JSON line.
   java -cp "$writer_cp" "$writer_main" "http://127.0.0.1:$port" check >"$check/writer.out" 2>"$check/writer.err" ||
@@ -154,19 +157,19 @@ if ! verify >"$check/verify.log" 2>&1; then
   exit 1
 fi
 grep '^  ' "$check/verify.log" || true
-echo "  verify (fixture, spark, pyiceberg, duckdb, moto, writer): $(($(date +%s) - t0)) s"
+echo "  verify (fixture, spark, spark jdbc catalog, pyiceberg, duckdb, moto, writer): $(($(date +%s) - t0)) s"
 
 "$venv/bin/python" - "$dir/env.json" "$venv/bin/python" "$spark_jar" "$classes" "$jars/fixture" "$java_version" \
-  "$writer_classes" "$jars/writer" "$writer_main" "$spark_aws_jar" "$here/moto-server.py" "$spark_next_jars" <<'EOF'
+  "$writer_classes" "$jars/writer" "$writer_main" "$spark_aws_jar" "$here/moto-server.py" "$spark_next_jars" "$spark_jdbc_jars" <<'EOF'
 import json, re, sys, importlib.metadata as md
-out, python, spark_jar, classes, fixture_jars, java, writer_classes, writer_jars, writer_main, spark_aws_jar, moto_server, spark_next_jars = sys.argv[1:]
+out, python, spark_jar, classes, fixture_jars, java, writer_classes, writer_jars, writer_main, spark_aws_jar, moto_server, spark_next_jars, spark_jdbc_jars = sys.argv[1:]
 next_jars = spark_next_jars.split(",")
 next_version = re.search(r"-(\d+\.\d+\.\d+)\.jar$", next(j for j in next_jars if "spark-runtime" in j)).group(1)
-pkgs = ["pyspark", "pyiceberg", "duckdb", "duckdb-ext-iceberg", "duckdb-ext-httpfs", "pyarrow", "moto"]
+pkgs = ["pyspark", "pyiceberg", "duckdb", "duckdb-ext-iceberg", "duckdb-ext-httpfs", "pyarrow", "moto", "SQLAlchemy", "psycopg2-binary"]
 json.dump({
     "python": python,
     "sparkJar": spark_jar,
-    "sparkJars": [spark_jar, spark_aws_jar],
+    "sparkJars": [spark_jar, spark_aws_jar, *spark_jdbc_jars.split(",")],
     "sparkJarsNext": next_jars,
     "icebergNext": next_version,
     "motoServer": moto_server,

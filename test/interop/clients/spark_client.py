@@ -25,10 +25,27 @@ Jobs (JSON):
                                                                              (Iceberg Java, via Py4J) of N data files that
                                                                              exist only in metadata: a scan of it can be
                                                                              planned, never read
+  {"client": "spark", "catalog": CAT, "transaction": [{"table": "ns.t", "set": {"k": "v"},
+   "addColumn": "c" (optional)}, ...], "stale": true (optional)}         → {"committed": true} or
+                                                                             {"committed": false, "error": "..."}:
+                                                                             one multi-table commit (Iceberg Java's
+                                                                             Catalog.commitTransaction: the REST catalog's
+                                                                             POST …/transactions/commit) setting those
+                                                                             table properties and adding an optional string
+                                                                             column (requirements: assert-last-assigned-
+                                                                             field-id, assert-current-schema-id); with
+                                                                             `stale`, a column `between_<n>` is added to the
+                                                                             first table on its own between reading its
+                                                                             base and committing, so the requirements fail
 CAT = {"name": "ice", "uri": "http://127.0.0.1:<port>", "warehouse": "<name>" (optional),
        "planning": "server" | "client"}
    or {"name": "h", "type": "hadoop", "warehouse": "file:///<folder>"}: Iceberg's HadoopCatalog
        reading a warehouse folder directly, no REST catalog involved.
+   or {"name": "lake", "type": "sql", "uri": "/abs/catalog.db" | "postgresql://user[:pw]@host:port/db",
+       "warehouse": "file:///<folder>"}: Iceberg's JdbcCatalog (`type=jdbc`, `jdbc.schema-version=V1`)
+       on that SQLite file or PostgreSQL database, no REST catalog involved. JdbcCatalog's
+       catalog_name is the Spark catalog's name, so this one is registered as `name` itself
+       (default `sql`), not a derived name: one session holds one JdbcCatalog per name.
 In SQL, the catalog is `{catalog}`; it is registered with the session on first use (Spark loads
 catalogs lazily, so one JVM serves every catalog). Scan rows: timestamptz values (Spark's
 TimestampType, which pyspark hands over as naive local time) become aware datetimes in UTC.
@@ -76,13 +93,26 @@ def catalog(cat) -> str:
     key = json.dumps(cat, sort_keys=True)
     if key in _catalogs:
         return _catalogs[key]
-    name = f"{cat.get('name', 'c')}_{len(_catalogs)}"
+    if cat.get("type") == "sql":
+        # JdbcCatalog.initialize(name, …) takes the Spark catalog's name as its catalog_name
+        name = cat.get("name", "sql")
+        if name in _catalogs.values():
+            raise ValueError(f"a Spark catalog named {name!r} is registered already with other settings: {key}")
+    else:
+        name = f"{cat.get('name', 'c')}_{len(_catalogs)}"
     spark = session()
     p = f"spark.sql.catalog.{name}"
     spark.conf.set(p, "org.apache.iceberg.spark.SparkCatalog")
     if cat.get("type") == "hadoop":
         # Iceberg's own HadoopCatalog straight on a warehouse folder: no REST server involved.
         spark.conf.set(f"{p}.type", "hadoop")
+        spark.conf.set(f"{p}.warehouse", cat["warehouse"])
+    elif cat.get("type") == "sql":
+        # Iceberg's own JdbcCatalog straight on the database: no REST server involved.
+        spark.conf.set(f"{p}.type", "jdbc")
+        for k, v in jdbc_properties(cat["uri"]).items():
+            spark.conf.set(f"{p}.{k}", v)
+        spark.conf.set(f"{p}.jdbc.schema-version", "V1")
         spark.conf.set(f"{p}.warehouse", cat["warehouse"])
     else:
         spark.conf.set(f"{p}.type", "rest")
@@ -98,6 +128,25 @@ def catalog(cat) -> str:
     return name
 
 
+def jdbc_properties(uri: str) -> dict:
+    """A SqlCatalogRef's database as JdbcCatalog properties: `uri` (jdbc:sqlite:/… or
+    jdbc:postgresql://host:port/db…) and, for PostgreSQL, `jdbc.user` / `jdbc.password`."""
+    from urllib.parse import unquote, urlsplit
+
+    if uri.startswith("/"):
+        return {"uri": f"jdbc:sqlite:{uri}"}
+    u = urlsplit(uri)
+    if u.scheme.split("+")[0] not in ("postgresql", "postgres"):
+        raise ValueError(f"a sql catalog ref's uri is a SQLite file's absolute path or postgresql://…, got {uri!r}")
+    host = u.hostname or "localhost"
+    out = {"uri": f"jdbc:postgresql://{host}{f':{u.port}' if u.port else ''}{u.path}{f'?{u.query}' if u.query else ''}"}
+    if u.username:
+        out["jdbc.user"] = unquote(u.username)
+    if u.password:
+        out["jdbc.password"] = unquote(u.password)
+    return out
+
+
 def run(job) -> dict:
     spark = session()
     if "parquet" in job:
@@ -105,6 +154,8 @@ def run(job) -> dict:
     name = catalog(job["catalog"])
     if "incremental" in job:
         return {"cases": [_incremental_files(spark, f"{name}.{job['incremental']}", c) for c in job["cases"]]}
+    if "transaction" in job:
+        return _transaction(spark, name, job["transaction"], bool(job.get("stale")))
     if "metadataOnlyAppend" in job:
         return _metadata_only_append(spark, f"{name}.{job['metadataOnlyAppend']}", int(job["files"]))
     if "sql" in job:
@@ -172,6 +223,40 @@ def _incremental_files(spark, table_name, case) -> dict:
         return {"error": f"{e.java_exception.getClass().getName()}: {e.java_exception.getMessage()}"}
     except Exception as e:  # pyspark re-raises some Java exceptions as its own (IllegalArgumentException)
         return {"error": f"{type(e).__name__}: {e}"}
+
+
+def _transaction(spark, catalog_name, changes, stale) -> dict:
+    """One Catalog.commitTransaction of table-property changes on several tables (Py4J)."""
+    from py4j.protocol import Py4JJavaError
+
+    jvm = spark._jvm
+    ice = spark._jsparkSession.sessionState().catalogManager().catalog(catalog_name).icebergCatalog()
+    commits = jvm.java.util.ArrayList()
+    tables = []
+    for change in changes:
+        ident = jvm.org.apache.iceberg.catalog.TableIdentifier.parse(change["table"])
+        table = ice.loadTable(ident)
+        tables.append(table)
+        base = table.operations().current()
+        props = jvm.java.util.HashMap()
+        for k, v in change["set"].items():
+            props.put(k, v)
+        builder = jvm.org.apache.iceberg.TableMetadata.buildFrom(base).setProperties(props)
+        if change.get("addColumn"):
+            fields = jvm.java.util.ArrayList(base.schema().columns())
+            last = base.lastColumnId() + 1
+            fields.add(jvm.org.apache.iceberg.types.Types.NestedField.optional(last, change["addColumn"], jvm.org.apache.iceberg.types.Types.StringType.get()))
+            builder = builder.setCurrentSchema(jvm.org.apache.iceberg.Schema(fields), last)
+        updated = builder.build()
+        commits.add(jvm.org.apache.iceberg.catalog.TableCommit.create(ident, base, updated))
+    if stale:
+        tables[0].updateSchema().addColumn(f"between_{len(changes)}", jvm.org.apache.iceberg.types.Types.StringType.get()).commit()
+        tables[0].updateProperties().set("interop.between", "1").commit()
+    try:
+        ice.commitTransaction(commits)
+        return {"committed": True}
+    except Py4JJavaError as e:
+        return {"committed": False, "error": f"{e.java_exception.getClass().getName()}: {e.java_exception.getMessage()}"}
 
 
 def _metadata_only_append(spark, table_name, count) -> dict:

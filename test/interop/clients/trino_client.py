@@ -13,7 +13,8 @@ CAT = {"name": "ice", "uri": "http://127.0.0.1:<port>" (the Iceberg REST catalog
        (optional), "trino": "http://127.0.0.1:<port>" (the Trino server; else $ICEFRONT_INTEROP_TRINO_URL)}.
 `planning` is ignored: Trino 476 plans every scan itself (client side). `properties` are ignored
 (they are Iceberg Java catalog properties; Trino's own catalog properties differ), except `token`,
-a bearer token, which becomes Trino's OAUTH2 security with that token.
+a bearer token, which becomes Trino's OAUTH2 security with that token. `trinoProperties` are
+Trino's own catalog properties, added as given (e.g. `iceberg.unique-table-location`).
 
 In SQL, `{catalog}` is the Trino catalog. Each CAT becomes a Trino catalog on first use:
 `CREATE CATALOG <name> USING iceberg WITH (...)` (the server runs `catalog.management=dynamic`):
@@ -88,6 +89,7 @@ def catalog(conn, cat) -> str:
     }
     if cat.get("warehouse"):
         props["iceberg.rest-catalog.warehouse"] = cat["warehouse"]
+    props.update(cat.get("trinoProperties", {}))
     if token:
         # a catalog that wants a bearer token (the Iceberg property `token`): Trino's OAUTH2 security with a fixed token
         props["iceberg.rest-catalog.security"] = "OAUTH2"

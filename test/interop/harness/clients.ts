@@ -19,6 +19,8 @@ export interface CatalogRef {
   readonly properties?: Readonly<Record<string, string>>;
   /** Trino only: the Trino server (`http://127.0.0.1:<port>`, harness/trino.ts) that reads this catalog. */
   readonly trino?: string;
+  /** Trino only: Trino's own catalog properties beyond the REST ones (e.g. `iceberg.unique-table-location`). */
+  readonly trinoProperties?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -33,13 +35,71 @@ export interface HadoopCatalogRef {
   readonly properties?: Readonly<Record<string, string>>;
 }
 
+/**
+ * Spark and pyiceberg: a catalog on Iceberg's JDBC catalog tables straight in the database, no REST
+ * catalog in between — Spark's `JdbcCatalog` (`type=jdbc`, `jdbc.schema-version=V1`), pyiceberg's
+ * `SqlCatalog` (SQLAlchemy). What an Icefront `sql` catalog on the same database shares rows with.
+ */
+export interface SqlCatalogRef {
+  /**
+   * The `catalog_name` column (default `sql`). Spark's JdbcCatalog takes its Spark catalog's name
+   * as catalog_name, so spark_client.py registers the catalog under exactly this name: one Spark
+   * session holds one SqlCatalogRef per name.
+   */
+  readonly name?: string;
+  readonly type: 'sql';
+  /** The database: a SQLite file's absolute path, or `postgresql://user[:password]@host:port/db`. */
+  readonly uri: string;
+  /** `file:///…`: where the catalog puts new tables (`<warehouse>/<ns levels>/<table>`). */
+  readonly warehouse: string;
+  readonly properties?: Readonly<Record<string, string>>;
+}
+
+/** One of pyiceberg's write operations (clients/pyiceberg_client.py `ops`), in order. */
+export type PyicebergOp =
+  | { readonly op: 'create_namespace'; readonly namespace: string }
+  | {
+      readonly op: 'create_table';
+      readonly table: string;
+      /** [name, type]: long, int, string, double, boolean, date; every field optional. */
+      readonly schema: ReadonlyArray<readonly [string, string]>;
+      /** [column, transform] (pyiceberg's transform spelling: identity, bucket[4], day, …). */
+      readonly partition?: ReadonlyArray<readonly [string, string]>;
+      readonly properties?: Readonly<Record<string, string>>;
+    }
+  | { readonly op: 'append'; readonly table: string; readonly rows: ReadonlyArray<Readonly<Record<string, unknown>>> }
+  /** Rows matching `filter` replaced by `rows` (Table.overwrite with overwrite_filter). */
+  | { readonly op: 'overwrite'; readonly table: string; readonly rows: ReadonlyArray<Readonly<Record<string, unknown>>>; readonly filter: string }
+  | { readonly op: 'delete'; readonly table: string; readonly filter: string }
+  | { readonly op: 'add_column'; readonly table: string; readonly name: string; readonly type: string };
+
+/** What a pyiceberg write job answers: each table it touched, with its current snapshot id afterwards. */
+export interface PyicebergWrote {
+  readonly ok: true;
+  readonly snapshots: Readonly<Record<string, string | null>>;
+}
+
 export type Job =
-  | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly sql: readonly string[] }
-  | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly query: string }
+  | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef | SqlCatalogRef; readonly sql: readonly string[] }
+  | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef | SqlCatalogRef; readonly query: string }
+  /** pyiceberg's writes through a REST catalog or its SqlCatalog (→ PyicebergWrote). */
+  | { readonly client: 'pyiceberg'; readonly catalog: CatalogRef | SqlCatalogRef; readonly ops: readonly PyicebergOp[] }
   /** Rows of these data files read as plain Parquet (no Iceberg): what a planned file set holds. */
   | { readonly client: 'spark'; readonly parquet: readonly string[]; readonly columns: readonly string[]; readonly filter?: string }
   /** Iceberg Java's own IncrementalAppendScan.planFiles() for each range (→ IncrementalFiles). */
   | { readonly client: 'spark'; readonly catalog: CatalogRef | HadoopCatalogRef; readonly incremental: string; readonly cases: readonly IncrementalRange[] }
+  /**
+   * One multi-table commit (Iceberg Java's Catalog.commitTransaction: POST …/transactions/commit)
+   * setting table properties and adding an optional string column to each; `stale`: a column is
+   * added to the first table on its own in between, so the commit's requirements must refuse it
+   * (→ { committed: true } | { committed: false, error }).
+   */
+  | {
+      readonly client: 'spark';
+      readonly catalog: CatalogRef;
+      readonly transaction: ReadonlyArray<{ readonly table: string; readonly set: Readonly<Record<string, string>>; readonly addColumn?: string }>;
+      readonly stale?: boolean;
+    }
   /** One fast append (Iceberg Java) of `files` data files that exist only in metadata (→ { snapshotId }). */
   | { readonly client: 'spark'; readonly catalog: CatalogRef; readonly metadataOnlyAppend: string; readonly files: number }
   /** Trino (clients/trino_client.py): statements, or a small query's rows; `{catalog}` is the catalog. */
@@ -72,8 +132,11 @@ export interface IncrementalFiles {
 
 export interface ScanJob {
   readonly client: 'spark' | 'pyiceberg' | 'duckdb' | 'trino' | 'iceberg-go';
-  /** A HadoopCatalogRef only with client `spark`. */
-  readonly catalog: CatalogRef | HadoopCatalogRef;
+  /**
+   * A HadoopCatalogRef with client `spark` (HadoopCatalog) or `pyiceberg` (the table's own metadata
+   * files: StaticTable); a SqlCatalogRef with `spark` (JdbcCatalog) or `pyiceberg` (SqlCatalog).
+   */
+  readonly catalog: CatalogRef | HadoopCatalogRef | SqlCatalogRef;
   /** `namespace.table` */
   readonly table: string;
   readonly columns: readonly string[];
