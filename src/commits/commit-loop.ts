@@ -48,6 +48,17 @@ export async function commitTables(store: CommitStore, commits: readonly TableCo
   const attempts = options.attempts ?? 5;
   let pause = options.backoffMs ?? 100;
   for (let attempt = 1; ; attempt++) {
+    if (attempt > 1) {
+      // after a lost swap the requirements decide first: most commits (an append's
+      // assert-ref-snapshot-id) now fail them, and that 409 needs no wait; only one that still
+      // holds pauses before it is tried again
+      for (const commit of commits) {
+        const base = await store.current(commit.identifier);
+        if (base !== undefined || creates(commit)) checkRequirements(base?.metadata, commit.change.requirements);
+      }
+      await sleep(pause * (0.5 + Math.random()));
+      pause *= 2;
+    }
     const swaps: TableSwap[] = [];
     const unchanged = new Map<number, TableVersion>();
     for (const [i, commit] of commits.entries()) {
@@ -67,7 +78,5 @@ export async function commitTables(store: CommitStore, commits: readonly TableCo
     } catch (err) {
       if (!isIcefrontError(err, 'COMMIT_FAILED') || attempt >= attempts) throw err;
     }
-    await sleep(pause * (0.5 + Math.random()));
-    pause *= 2;
   }
 }
