@@ -148,6 +148,9 @@ function describeValue(err: ErrorObject): string {
       return `must be ${String(err.params.allowedValue)}`;
     case 'minLength':
       return err.params.limit === 1 ? 'must not be empty' : (err.message ?? 'is too short');
+    case 'pattern':
+      // a key whose pattern says more than a regular expression carries its reason as `description`
+      return (err.parentSchema as { description?: string } | undefined)?.description ?? err.message ?? 'is invalid';
     default:
       return err.message ?? 'is invalid';
   }

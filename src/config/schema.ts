@@ -33,7 +33,12 @@ const sqlCatalog = {
     type: { const: 'sql' },
     uri: { type: 'string', pattern: '^(postgres(ql)?://|sqlite:)' },
     'catalog-name': { type: 'string', minLength: 1, maxLength: 255 },
-    'warehouse-location': { type: 'string', minLength: 1 },
+    'warehouse-location': {
+      type: 'string',
+      minLength: 1,
+      pattern: '^(file:|[^:]*$)',
+      description: 'must be a local folder (a path, or a file: URI): Icefront writes metadata files to local disk only, not yet to s3:// or other stores',
+    },
     locations: {
       type: 'object',
       propertyNames: { minLength: 1 },

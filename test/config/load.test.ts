@@ -267,3 +267,12 @@ t.test('a top-level block indented under catalogs is named as such, not as a cat
   const named = parseConfig('catalogs:\n  planning: {type: filesystem, warehouse: w}\n', 'c.yaml');
   t.ok(named.catalogs.has('planning'), 'a catalog may still be called planning when it has a type');
 });
+
+t.test('a sql catalog whose warehouse-location is not a local folder is refused at start, saying why', async (t) => {
+  const msg = configError(() => parseConfig('catalogs:\n  lake:\n    type: sql\n    uri: sqlite:/tmp/x.db\n    warehouse-location: s3://bucket/lake\n', 'c.yaml'));
+  t.match(msg, /catalogs\.lake\.warehouse-location: must be a local folder/);
+  t.match(msg, /not yet to s3:\/\//);
+  const ok = parseConfig('catalogs:\n  lake:\n    type: sql\n    uri: sqlite:/tmp/x.db\n    warehouse-location: file:///srv/lake\n', '/etc/c.yaml');
+  const lake = ok.catalogs.get('lake');
+  t.equal(lake?.type === 'sql' && lake.warehouseDir, '/srv/lake');
+});
