@@ -6,7 +6,6 @@
  * one creates it; the other's commit failed and is retried from fresh state (commits/).
  */
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import {
   commitTables,
@@ -22,10 +21,11 @@ import {
   type TableVersion,
 } from '../../commits/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
-import { parseJson, stringifyJson } from '../../json/index.js';
+import { parseJson } from '../../json/index.js';
 import { metadataFileText, parseTableMetadata, tableMetadataToJson, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
 import type { FileIO, FileWriter } from '../../storage/index.js';
 import type { CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
+import { metadataFileBytes } from '../metadata-file.js';
 import { metadataVersion } from './current-metadata.js';
 import { checkIdentifier, checkNamespace, displayName } from './names.js';
 
@@ -170,7 +170,7 @@ export class FilesystemWrites implements CatalogWrites {
     const metadataDir = current?.metadataDir ?? path.join(await this.tables.namespaceDirectory(identifier.namespace), identifier.name, 'metadata');
     const version = current ? (metadataVersion(current.file) ?? 0n) + 1n : 1n;
     const file = hadoopMetadataFileName(version, next.properties);
-    const bytes = metadataFileBytes(file, next);
+    const bytes = metadataFileBytes(file, tableMetadataToJson(next));
     if (!(await this.writer.createExclusive(path.join(metadataDir, file), bytes))) {
       if (kind === 'create') throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(identifier.namespace, identifier.name)}`);
       throw fail('COMMIT_FAILED', `Version ${version} of table ${displayName(identifier.namespace, identifier.name)} was written by another commit`);
@@ -217,10 +217,4 @@ export async function readNamespaceProperties(io: FileIO, dir: string): Promise<
 
 function stripSlash(location: string): string {
   return location.replace(/\/+$/, '');
-}
-
-/** The bytes of a metadata file: gzip-compressed when its name says so (Java TableMetadataParser.write, codec gzip). */
-export function metadataFileBytes(file: string, metadata: TableMetadata): Buffer {
-  const json = Buffer.from(stringifyJson(tableMetadataToJson(metadata)));
-  return file.endsWith('.gz.metadata.json') ? gzipSync(json) : json;
 }

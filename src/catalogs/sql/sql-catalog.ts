@@ -6,9 +6,9 @@
  * every race between writers, Icefront replicas and other catalogs alike. Its views (sql-views.ts)
  * are rows of the same table, of type VIEW.
  */
-import { gzipSync } from 'node:zlib';
 import {
   commitTables,
+  metadataFileLocation,
   newTableMetadata,
   nextMetadataFileName,
   removedMetadataFiles,
@@ -21,10 +21,10 @@ import {
   type TableVersion,
 } from '../../commits/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
-import { stringifyJson } from '../../json/index.js';
 import { metadataFileText, parseTableMetadata, tableMetadataToJson, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
 import { normalizeLocation, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
 import type { Catalog, CatalogViews, CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
+import { metadataFileBytes } from '../metadata-file.js';
 import { MetadataReader } from '../metadata-reader.js';
 import type { SqlCatalogStore } from './sql-store.js';
 import { SqlViews } from './sql-views.js';
@@ -229,10 +229,8 @@ class SqlCatalog implements Catalog, CatalogWrites {
     const written: TableVersion[] = [];
     try {
       for (const { base, next } of swaps) {
-        const file = nextMetadataFileName(base?.metadataLocation, next.properties, this.clock);
-        const location = `${metadataDirectory(next)}/${file}`;
-        const json = Buffer.from(stringifyJson(tableMetadataToJson(next)));
-        if (!(await this.parts.writer.createExclusive(location, file.endsWith('.gz.metadata.json') ? gzipSync(json) : json)))
+        const location = metadataFileLocation(next, nextMetadataFileName(base?.metadataLocation, next.properties, this.clock));
+        if (!(await this.parts.writer.createExclusive(location, metadataFileBytes(location, tableMetadataToJson(next)))))
           throw fail('COMMIT_FAILED', `Metadata file ${location} exists already`);
         written.push({ metadata: next, metadataLocation: location });
       }
@@ -256,10 +254,4 @@ class SqlCatalog implements Catalog, CatalogWrites {
     }
     return written;
   }
-}
-
-/** Java TableMetadata metadataFileLocation: `write.metadata.path`, else `<location>/metadata`. */
-function metadataDirectory(metadata: TableMetadata): string {
-  const configured = metadata.properties['write.metadata.path'];
-  return (configured ?? `${metadata.location.replace(/\/+$/, '')}/metadata`).replace(/\/+$/, '');
 }

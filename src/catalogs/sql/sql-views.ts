@@ -6,7 +6,6 @@
  * catalog's; a V0 database (no `iceberg_type` column) has no views: the store refuses every view
  * operation with UNSUPPORTED_OPERATION.
  */
-import { gzipSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   commitViewChange,
@@ -19,10 +18,10 @@ import {
   type ViewChange,
 } from '../../commits/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
-import { stringifyJson } from '../../json/index.js';
 import { metadataFileText, parseViewMetadata, viewMetadataToJson, type Namespace, type TableIdentifier, type ViewMetadata } from '../../iceberg/index.js';
 import type { FileIO, FileWriter } from '../../storage/index.js';
 import type { CatalogViews, LoadedView } from '../catalog.js';
+import { metadataFileBytes } from '../metadata-file.js';
 import type { SqlCatalogStore } from './sql-store.js';
 
 /** What the views share with their catalog. */
@@ -169,9 +168,7 @@ export class SqlViews implements CatalogViews {
    */
   private async swap(store: SqlCatalogStore, identifier: TableIdentifier, base: StoredView | undefined, next: ViewMetadata): Promise<StoredView> {
     const location = metadataFileLocation(next, nextViewFileName(base?.metadataLocation, next.properties, this.parts.clock));
-    const json = Buffer.from(stringifyJson(viewMetadataToJson(next)));
-    // ViewMetadataParser.write: gzip when the name says so (Codec.fromFileName)
-    if (!(await this.parts.writer.createExclusive(location, location.endsWith('.gz.metadata.json') ? gzipSync(json) : json)))
+    if (!(await this.parts.writer.createExclusive(location, metadataFileBytes(location, viewMetadataToJson(next)))))
       throw fail('COMMIT_FAILED', `Metadata file ${location} exists already`);
     try {
       await store.swap([{ namespace: identifier.namespace, name: identifier.name, kind: 'view', ...(base && { expected: base.metadataLocation }), next: location }]);
