@@ -33,6 +33,12 @@ import { checkIdentifier, checkNamespace, displayName } from './names.js';
 export const NAMESPACE_PROPERTIES_FILE = '.namespace-properties.json';
 const VERSION_HINT = 'version-hint.text';
 
+/** A table's current metadata file: its name, its `metadata/` folder, and what it holds. */
+interface TableFile extends TableVersion {
+  readonly file: string;
+  readonly metadataDir: string;
+}
+
 /** What the writes need of the catalog they change. */
 export interface FilesystemTables {
   /** The warehouse directory (absolute). */
@@ -40,8 +46,8 @@ export interface FilesystemTables {
   /** Reads the warehouse (confined to it). */
   readonly io: FileIO;
   /** The table's current metadata file, read now; undefined when there is none. */
-  find(identifier: TableIdentifier): Promise<{ file: string; metadata: TableMetadata; metadataDir: string; metadataLocation: string } | undefined>;
-  loaded(identifier: TableIdentifier, current: { file: string; metadata: TableMetadata; metadataDir: string; metadataLocation: string }): LoadedTable;
+  find(identifier: TableIdentifier): Promise<TableFile | undefined>;
+  loaded(identifier: TableIdentifier, current: TableFile): LoadedTable;
   /** Forgets a held resolution after a change. */
   forget(identifier: TableIdentifier): void;
   /** The namespace's directory; NO_SUCH_NAMESPACE when missing. */
@@ -112,7 +118,7 @@ export class FilesystemWrites implements CatalogWrites {
     const metadata = newTableMetadata(request, location, this.clock);
     if (request.stageCreate) return { identifier, metadata, config: {} };
     const [created] = await this.swapOne({ identifier, base: undefined, next: metadata }, 'create');
-    return this.loadedAfter(identifier, created!);
+    return this.tables.loaded(identifier, created!);
   }
 
   async registerTable(identifier: TableIdentifier, metadataLocation: string, overwrite: boolean): Promise<LoadedTable> {
@@ -128,7 +134,7 @@ export class FilesystemWrites implements CatalogWrites {
       throw fail('ILLEGAL_ARGUMENT', `Cannot register ${metadataLocation}: ${(err as Error).message}`, err);
     }
     const [created] = await this.swapOne({ identifier, base: undefined, next: metadata }, 'create');
-    return this.loadedAfter(identifier, created!);
+    return this.tables.loaded(identifier, created!);
   }
 
   async dropTable(identifier: TableIdentifier, _purge: boolean): Promise<void> {
@@ -147,15 +153,10 @@ export class FilesystemWrites implements CatalogWrites {
   async commit(commits: readonly TableCommit[]): Promise<LoadedTable[]> {
     if (commits.length !== 1) throw fail('UNSUPPORTED_OPERATION', 'A filesystem catalog commits one table at a time: it cannot make several tables change at once');
     for (const { identifier } of commits) checkIdentifier(identifier);
-    const store: CommitStore = {
-      current: async (identifier) => {
-        const found = await this.tables.find(identifier);
-        return found && { metadata: found.metadata, metadataLocation: found.metadataLocation };
-      },
-      swap: async (swaps) => this.swapOne(swaps[0]!, 'commit'),
-    };
-    const versions = await commitTables(store, commits, this.clock);
-    return Promise.all(commits.map((c, i) => this.loadedAfter(c.identifier, versions[i]!)));
+    // every version the loop hands back is one of these (read by `find` or written by `swapOne`)
+    const store: CommitStore = { current: (identifier) => this.tables.find(identifier), swap: (swaps) => this.swapOne(swaps[0]!, 'commit') };
+    const versions = (await commitTables(store, commits, this.clock)) as TableFile[];
+    return commits.map((c, i) => this.tables.loaded(c.identifier, versions[i]!));
   }
 
   /**
@@ -163,7 +164,7 @@ export class FilesystemWrites implements CatalogWrites {
    * race (COMMIT_FAILED, or ALREADY_EXISTS for a create). Then the version hint, then the metadata
    * files the table no longer lists when `write.metadata.delete-after-commit.enabled`.
    */
-  private async swapOne(swap: TableSwap, kind: 'create' | 'commit'): Promise<TableVersion[]> {
+  private async swapOne(swap: TableSwap, kind: 'create' | 'commit'): Promise<TableFile[]> {
     const { identifier, base, next } = swap;
     const current = base && (await this.tables.find(identifier));
     if (base && current?.metadataLocation !== base.metadataLocation) throw fail('COMMIT_FAILED', `Table ${displayName(identifier.namespace, identifier.name)} changed while this commit was made`);
@@ -186,15 +187,7 @@ export class FilesystemWrites implements CatalogWrites {
       }
     }
     const location = next.location.replace(/\/+$/, '');
-    return [{ metadata: next, metadataLocation: location === '' ? pathToFileURL(path.join(metadataDir, file)).href : `${location}/metadata/${file}` }];
-  }
-
-  /** The table as a load would now answer it, from the version this process just wrote. */
-  private async loadedAfter(identifier: TableIdentifier, version: TableVersion): Promise<LoadedTable> {
-    const found = await this.tables.find(identifier);
-    // a later commit by someone else is fine to show; none at all means the table went away meanwhile
-    if (!found) throw fail('COMMIT_STATE_UNKNOWN', `Table ${displayName(identifier.namespace, identifier.name)} was committed and then dropped`);
-    return found.metadataLocation === version.metadataLocation ? this.tables.loaded(identifier, found) : this.tables.loaded(identifier, { ...found, metadata: version.metadata, metadataLocation: version.metadataLocation });
+    return [{ file, metadataDir, metadata: next, metadataLocation: location === '' ? pathToFileURL(path.join(metadataDir, file)).href : `${location}/metadata/${file}` }];
   }
 }
 
