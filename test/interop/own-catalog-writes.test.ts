@@ -1,9 +1,9 @@
 /**
  * Icefront's own catalogs take writes (issue #40), proven with real engines on both sides:
  *
- *   Spark, pyiceberg, Trino ──REST──▶ Icefront ──┬─ fs:   type filesystem (HadoopCatalog's layout)
- *                                                ├─ lite: type sql on a SQLite file
- *                                                └─ pg:   type sql on a PostgreSQL database
+ *   Spark, pyiceberg,     ──REST──▶ Icefront ──┬─ fs:   type filesystem (HadoopCatalog's layout)
+ *   iceberg-go, Trino                          ├─ lite: type sql on a SQLite file
+ *                                              └─ pg:   type sql on a PostgreSQL database
  *
  *   independent readers of the same store, never through Icefront:
  *     fs         Spark's HadoopCatalog on the warehouse folder; pyiceberg's StaticTable on the
@@ -16,9 +16,12 @@
  *    branch with a write on the branch, rewrite_data_files, expire_snapshots; a merge-on-read v2
  *    table with DELETE/UPDATE/MERGE; CREATE TABLE AS (a staged create); a v3 table whose
  *    merge-on-read DELETE writes deletion vectors), pyiceberg (create_namespace, create_table
- *    partitioned, appends, overwrite with a filter, delete with a filter, update_schema) and Trino
- *    (CREATE SCHEMA, CREATE TABLE AS, INSERT, row-level DELETE and UPDATE). iceberg-go is no writer
- *    here: its client (tools/interop/iceberg-go) only lists and reads. Catalog operations through
+ *    partitioned, appends, overwrite with a filter, delete with a filter, update_schema), iceberg-go
+ *    v0.7.0 (tools/interop/iceberg-go `write`: CreateNamespace, CreateTable partitioned, Append,
+ *    Overwrite and copy-on-write Delete with a filter, UpdateSchema, UpdateSpec, SetProperties, an
+ *    Append to a new branch; merge-on-read Delete writing position deletes on a v2 table and
+ *    deletion vectors on a v3 one) and Trino (CREATE SCHEMA, CREATE TABLE AS, INSERT, row-level
+ *    DELETE and UPDATE). Catalog operations through
  *    Icefront, checked on the store: the namespace's location against what JdbcCatalog/HadoopCatalog
  *    report, namespace properties, register_table, rename (sql), DROP TABLE without purge, and
  *    (sql) multi-table transactions (Iceberg Java's commitTransaction), one refused whole.
@@ -33,7 +36,8 @@
  *
  * The matrix (writer → reader × catalog kind: tables read right / all) is printed and written to
  * .interop/matrix-writes.md. Every answer of Icefront's of status ≥ 400 is printed at the end.
- * Known client limitations (Trino 476 reads no deletion vectors) are tap todos.
+ * Known client limitations (Trino 476 reads no deletion vectors) are tap todos. iceberg-go needs
+ * `go` (harness/iceberg-go.ts): without it its writes are skipped, or fail when `CI` is set.
  * PostgreSQL comes from Debian's `postgresql` package (test/helpers/postgres.ts); without it the
  * `pg` part fails, naming the package (tools/interop/postgres.sh installs it; CI runs that).
  */
@@ -45,8 +49,9 @@ import { pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
 import { parseConfig, type Config } from '../../src/config/index.js';
 import { postgresMissing, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
-import { ClientError, ClientWorker, type CatalogRef, type HadoopCatalogRef, type Job, type PyicebergOp, type ScanJob, type ScanResult, type SqlCatalogRef } from './harness/clients.js';
+import { ClientError, ClientWorker, type CatalogRef, type HadoopCatalogRef, type IcebergGoOp, type Job, type PyicebergOp, type ScanJob, type ScanResult, type SqlCatalogRef } from './harness/clients.js';
 import { compareScan } from './harness/compare.js';
+import { icebergGoFor } from './harness/iceberg-go.js';
 import { startRecordedIcefront, type InteropIcefront, type RecordedRequest } from './harness/icefront.js';
 import { firstLine } from './harness/judge.js';
 import { interopToolchain, REPO } from './harness/toolchain.js';
@@ -165,7 +170,14 @@ const DV = `'format-version'='3', 'write.delete.mode'='merge-on-read', 'write.up
 // ---------------------------------------------------------------------------------------------
 // Writers and readers
 
-type Writer = 'spark → icefront' | 'spark 1.12 → icefront' | 'pyiceberg → icefront' | 'trino → icefront' | 'spark JdbcCatalog (direct)' | 'pyiceberg SqlCatalog (direct)';
+type Writer =
+  | 'spark → icefront'
+  | 'spark 1.12 → icefront'
+  | 'pyiceberg → icefront'
+  | 'iceberg-go → icefront'
+  | 'trino → icefront'
+  | 'spark JdbcCatalog (direct)'
+  | 'pyiceberg SqlCatalog (direct)';
 type Reader =
   | 'spark, direct'
   | 'pyiceberg, direct'
@@ -246,6 +258,8 @@ if (env) {
   const ice: InteropIcefront = await startRecordedIcefront(config);
   t.comment(`icefront: ${ice.url}, catalogs ${[...config.catalogs.keys()].join(', ')}`);
 
+  // iceberg-go's client binary (built once into the user's cache), exported to the worker: before it starts
+  const icebergGo = await icebergGoFor(t);
   const worker = ClientWorker.start(env);
   // Spark on Iceberg's next release (1.12), a second JVM, when setup.sh resolved it
   const workerNext = env.sparkJarsNext ? ClientWorker.start(env, { sparkJars: env.sparkJarsNext }) : undefined;
@@ -645,6 +659,127 @@ if (env) {
     if (ok) written.push({ writer, kind, table, rows });
   }
 
+  // -------------------------------------------------------------------------------------------
+  // iceberg-go through Icefront
+
+  /**
+   * iceberg-go v0.7.0 through Icefront (REST, client planning), namespace `gw`: gw.items
+   * (identity-partitioned, appends, Overwrite and copy-on-write Delete with a filter, a new column,
+   * a new partition field, table properties, an append to a new branch); gw.mor (v2,
+   * merge-on-read Delete: position delete files) and gw.dv (v3: deletion vectors; a second Delete
+   * in the same data file folds the first DV into a new one and removes it).
+   */
+  async function icebergGoWrites(t: Test, kind: Kind): Promise<void> {
+    const cat = via(kind);
+    const writer: Writer = 'iceberg-go → icefront';
+    const go = (...ops: IcebergGoOp[]): Job => ({ client: 'iceberg-go', catalog: cat, ops });
+    const ns = await program(t, writer, kind, 'gw', [{ what: 'CreateNamespace', job: go({ op: 'create_namespace', namespace: 'gw' }) }]);
+    if (!ns) return;
+    const d = direct(kind);
+    const store = DIRECT_NAMES[kind].spark;
+
+    const I = 'gw.items';
+    const items = new Rows([
+      ['id', 'long'],
+      ['name', 'string'],
+      ['v', 'double'],
+    ]);
+    const item = (i: number): Row => ({ id: i, name: i % 2 === 0 ? 'x' : 'y', v: i * 0.5 });
+    const replacing: Row[] = [
+      { id: 1, name: 'y', v: 10.5 },
+      { id: 20, name: 'x', v: 20.5 },
+    ];
+    const late: Row[] = [
+      { id: 30, name: 'x', v: 1.25, note: 'late' },
+      { id: 31, name: 'y', v: 2.75, note: null },
+    ];
+    const branchRow: Row = { id: 40, name: 'x', v: 4.5, note: 'on-branch' };
+    let onBranch: Rows | undefined;
+    const itemsOk = await program(t, writer, kind, I, [
+      {
+        what: 'CreateTable (identity partition)',
+        job: go({
+          op: 'create_table',
+          table: I,
+          schema: [
+            ['id', 'long'],
+            ['name', 'string'],
+            ['v', 'double'],
+          ],
+          partition: [['name', 'identity']],
+        }),
+      },
+      { what: 'Append', job: go({ op: 'append', table: I, rows: range(1, 6).map(item) }), apply: () => items.insert(...range(1, 6).map(item)) },
+      { what: 'Append again', job: go({ op: 'append', table: I, rows: range(7, 9).map(item) }), apply: () => items.insert(...range(7, 9).map(item)) },
+      {
+        what: 'Overwrite with a filter (WithOverwriteFilter)',
+        job: go({ op: 'overwrite', table: I, rows: replacing, filter: 'id <= 2' }),
+        apply: () => items.delete((r) => (r['id'] as number) <= 2).insert(...replacing),
+      },
+      { what: 'Delete with a filter (copy-on-write)', job: go({ op: 'delete', table: I, filter: 'id = 5' }), apply: () => items.delete((r) => r['id'] === 5) },
+      { what: 'UpdateSchema: AddColumn', job: go({ op: 'add_column', table: I, name: 'note', type: 'string' }), apply: () => items.addColumn('note', 'string') },
+      { what: 'UpdateSpec: AddField bucket[2](id)', job: go({ op: 'add_partition_field', table: I, column: 'id', transform: 'bucket[2]' }) },
+      { what: 'SetProperties', job: go({ op: 'set_properties', table: I, properties: { 'interop.writer': 'iceberg-go' } }) },
+      { what: 'Append after the evolution', job: go({ op: 'append', table: I, rows: late }), apply: () => items.insert(...late) },
+      {
+        what: 'Append to a new branch b1 (NewTransactionOnBranch)',
+        job: go({ op: 'append', table: I, rows: [branchRow], branch: 'b1' }),
+        apply: () => (onBranch = items.copy().insert(branchRow)),
+        alone: true,
+      },
+    ]);
+    if (itemsOk) {
+      written.push({ writer, kind, table: I, rows: items });
+      await t.test(`${kind}: ${I}'s branch, properties and partition specs, read straight from the store`, async (t) => {
+        const refs = await sparkQuery<{ name: string; type: string }>(d, `SELECT name, type FROM {catalog}.${I}.refs ORDER BY name`);
+        if (onBranch) {
+          t.same(refs, [{ name: 'b1', type: 'BRANCH' }, { name: 'main', type: 'BRANCH' }], `${kind}: ${store} sees main and the branch b1`);
+          const ids = async (c: CatalogRef | HadoopCatalogRef | SqlCatalogRef) =>
+            (await sparkQuery<{ id: number }>(c, `SELECT id FROM {catalog}.${I} VERSION AS OF 'b1'`)).map((r) => r.id).sort((a, b) => a - b);
+          t.same(await ids(d), onBranch.ids(), `${kind}: ${store} reads the branch b1: main's rows and the branch's append`);
+          t.same(await ids(via(kind, 'server')), onBranch.ids(), 'Spark through Icefront (server planning) reads the branch b1');
+        }
+        const props = Object.fromEntries((await sparkQuery<{ key: string; value: string }>(d, `SHOW TBLPROPERTIES {catalog}.${I}`)).map((r) => [r.key, r.value]));
+        t.equal(props['interop.writer'], 'iceberg-go', `${kind}: ${store} sees the property SetProperties set`);
+        // the rewritten and older files keep the first spec; the append after UpdateSpec uses the new one
+        const specs = await sparkQuery<{ spec_id: number; n: number }>(d, `SELECT spec_id, count(*) AS n FROM {catalog}.${I}.files GROUP BY spec_id ORDER BY spec_id`);
+        t.equal(specs.length, 2, `${kind}: ${I}'s live data files are of two partition specs (before and after UpdateSpec)`, { specs });
+      });
+    }
+
+    // gw.mor (v2) and gw.dv (v3): merge-on-read Delete; partially matched files get deletes
+    const deletes = async (table: string, version: '2' | '3'): Promise<Rows | undefined> => {
+      const rows = new Rows(BASE_COLUMNS);
+      const ok = await program(t, writer, kind, table, [
+        {
+          what: `CreateTable (format-version ${version}, write.delete.mode merge-on-read)`,
+          job: go({ op: 'create_table', table, schema: BASE_COLUMNS, properties: { 'format-version': version, 'write.delete.mode': 'merge-on-read' } }),
+        },
+        { what: 'Append', job: go({ op: 'append', table, rows: range(1, 10).map(baseRow) }), apply: () => rows.insert(...range(1, 10).map(baseRow)) },
+        { what: 'Delete (merge-on-read)', job: go({ op: 'delete', table, filter: 'id IN (3, 7)' }), apply: () => rows.delete((r) => r['id'] === 3 || r['id'] === 7) },
+        { what: 'Delete again, in the same data file', job: go({ op: 'delete', table, filter: 'id = 4' }), apply: () => rows.delete((r) => r['id'] === 4) },
+        { what: 'Append', job: go({ op: 'append', table, rows: range(11, 12).map(baseRow) }), apply: () => rows.insert(...range(11, 12).map(baseRow)) },
+      ]);
+      return ok ? rows : undefined;
+    };
+    const mor = await deletes('gw.mor', '2');
+    if (mor) {
+      written.push({ writer, kind, table: 'gw.mor', rows: mor });
+      const files = await sparkQuery<{ content: number; file_format: string }>(d, 'SELECT content, file_format FROM {catalog}.gw.mor.delete_files');
+      t.ok(files.length > 0 && files.every((f) => f.content === 1 && f.file_format === 'PARQUET'), `${kind}: gw.mor's Deletes wrote position delete files (Parquet), read straight from the store`, { files });
+    }
+    const dv = await deletes('gw.dv', '3');
+    if (dv) {
+      written.push({ writer, kind, table: 'gw.dv', rows: dv, cannot: TRINO_NO_DV });
+      const files = await sparkQuery<{ file_format: string; referenced_data_file: string }>(d, 'SELECT file_format, referenced_data_file FROM {catalog}.gw.dv.delete_files');
+      t.ok(
+        files.length > 0 && files.every((f) => f.file_format === 'PUFFIN') && new Set(files.map((f) => f.referenced_data_file)).size === files.length,
+        `${kind}: gw.dv's Deletes left deletion vectors (Puffin), one per data file, read straight from the store`,
+        { files },
+      );
+    }
+  }
+
   /** Spark on Iceberg 1.12 through Icefront: a merge-on-read table made by CTAS, then INSERT, MERGE and DELETE. */
   async function sparkNextWrites(t: Test, kind: Kind, next: ClientWorker): Promise<void> {
     const cat = via(kind);
@@ -802,6 +937,7 @@ if (env) {
     await t.test(`${kind}: Spark writes through Icefront`, (t) => sparkWrites(t, kind));
     await t.test(`${kind}: catalog operations through Icefront, seen straight on the store`, (t) => catalogOps(t, kind));
     await t.test(`${kind}: pyiceberg writes through Icefront`, (t) => pyicebergWrites(t, kind, via(kind), 'pyiceberg → icefront', 'pw'));
+    if (icebergGo) await t.test(`${kind}: iceberg-go writes through Icefront`, (t) => icebergGoWrites(t, kind));
     if (workerNext) await t.test(`${kind}: Spark on Iceberg 1.12 writes through Icefront`, (t) => sparkNextWrites(t, kind, workerNext));
     else if (process.env['CI']) t.fail('Spark on Iceberg 1.12 is missing: tools/interop/setup.sh did not resolve iceberg.next.version');
   }

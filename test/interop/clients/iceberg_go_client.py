@@ -4,6 +4,7 @@ built by tools/interop/iceberg-go.sh.
 Job: {"client": "iceberg-go", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "expr",
       "snapshotId": "<int64 as a string, optional>"}
   or {"client": "iceberg-go", "catalog": CAT, "list": true}  → {"namespaces": [[...]], "tables": ["ns.t"]}
+  or {"client": "iceberg-go", "catalog": CAT, "ops": [OP, ...]}  (writes, below)
 with CAT = {"uri", "warehouse" (optional), "planning": "server" | "client", "properties" (optional)}.
 `server` is iceberg-go's `table.WithScanPlanningMode(table.ScanPlanningRemote)` (POST …/plan,
 GET …/plan/{id} while submitted, POST …/tasks for every plan task), `client` its local planning.
@@ -24,6 +25,22 @@ kind: "POST plan", "POST tasks", "GET plan/{id}", "DELETE plan/{id}", …) and `
 (the most POST …/tasks it had in flight at once, seen at its HTTP transport), `maxPlanTasksListed`
 (the most plan tasks one /plan or /tasks answer listed: iceberg-go fetches those together) and
 `gomaxprocs` (Go's GOMAXPROCS, iceberg-go's default bound on concurrent /tasks).
+
+Write job: iceberg-go's own writes through the REST catalog, OPs in order, each one commit (the Go
+program's `write` op; its header names the iceberg-go API of each) → {"ok": true, "snapshots":
+{"ns.t": "<main's current snapshot id, or null>", ...}, "requests": {...}}, OP one of
+  {"op": "create_namespace", "namespace": "ns"}
+  {"op": "create_table", "table": "ns.t", "schema": [["id", "long"], ...],
+   "partition": [["name", "identity"], ...] (optional), "properties": {...} (optional)}
+  {"op": "append", "table": "ns.t", "rows": [{...}, ...], "branch": "b1" (optional)}
+  {"op": "overwrite", "table": "ns.t", "rows": [...], "filter": "expr"}   rows matching filter replaced
+  {"op": "delete", "table": "ns.t", "filter": "expr"}   copy-on-write, or merge-on-read by the
+      table's write.delete.mode (position deletes on v2, deletion vectors on v3)
+  {"op": "add_column", "table": "ns.t", "name": "note", "type": "string"}
+  {"op": "add_partition_field", "table": "ns.t", "column": "id", "transform": "bucket[2]"}
+  {"op": "set_properties", "table": "ns.t", "properties": {...}}
+as pyiceberg_client.py's write ops (types long, int, string, double, boolean, date); filters are
+written as REST JSON as for scans.
 
 The binary: $ICEFRONT_INTEROP_ICEBERG_GO_BIN, else the last line of tools/interop/iceberg-go.sh
 (which builds it into the user's cache once), run once per process.
@@ -126,6 +143,9 @@ def run(job) -> dict:
         base["warehouse"] = cat["warehouse"]
     if job.get("list"):
         return _go({**base, "op": "list"})
+    if "ops" in job:
+        steps = [{**op, "filter": filter_json(op["filter"])} if "filter" in op else op for op in job["ops"]]
+        return _go({**base, "op": "write", "steps": steps})
     import pyarrow as pa
 
     with tempfile.TemporaryDirectory(prefix="iceberg-go-") as tmp:

@@ -73,10 +73,29 @@ export type PyicebergOp =
   | { readonly op: 'delete'; readonly table: string; readonly filter: string }
   | { readonly op: 'add_column'; readonly table: string; readonly name: string; readonly type: string };
 
+/**
+ * One of iceberg-go's write operations (clients/iceberg_go_client.py, tools/interop/iceberg-go
+ * `write`), in order, each one commit: pyiceberg's ops as they are, plus an append to a branch,
+ * partition spec evolution and table properties. `delete` is copy-on-write, or merge-on-read by
+ * the table's `write.delete.mode` (position deletes on v2, deletion vectors on v3).
+ */
+export type IcebergGoOp =
+  | Exclude<PyicebergOp, { readonly op: 'append' }>
+  /** Transaction.Append; with `branch`, on that branch (its first write forks it from main's head). */
+  | { readonly op: 'append'; readonly table: string; readonly rows: ReadonlyArray<Readonly<Record<string, unknown>>>; readonly branch?: string }
+  /** Transaction.UpdateSpec().AddField: `transform` in Iceberg's spelling (identity, bucket[2], day, …). */
+  | { readonly op: 'add_partition_field'; readonly table: string; readonly column: string; readonly transform: string }
+  | { readonly op: 'set_properties'; readonly table: string; readonly properties: Readonly<Record<string, string>> };
+
 /** What a pyiceberg write job answers: each table it touched, with its current snapshot id afterwards. */
 export interface PyicebergWrote {
   readonly ok: true;
   readonly snapshots: Readonly<Record<string, string | null>>;
+}
+
+/** What an iceberg-go write job answers: as PyicebergWrote, plus the requests iceberg-go sent, by kind. */
+export interface IcebergGoWrote extends PyicebergWrote {
+  readonly requests: Readonly<Record<string, number>>;
 }
 
 export type Job =
@@ -107,6 +126,8 @@ export type Job =
   | { readonly client: 'trino'; readonly catalog: CatalogRef; readonly query: string }
   /** iceberg-go (clients/iceberg_go_client.py): the catalog's namespaces and `ns.table` names (→ IcebergGoListing). */
   | { readonly client: 'iceberg-go'; readonly catalog: CatalogRef; readonly list: true }
+  /** iceberg-go's writes through a REST catalog (→ IcebergGoWrote). */
+  | { readonly client: 'iceberg-go'; readonly catalog: CatalogRef; readonly ops: readonly IcebergGoOp[] }
   | ScanJob;
 
 /** What an iceberg-go `list` job answers: every namespace, and every table as `ns.table` (sorted). */

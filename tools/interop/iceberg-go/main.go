@@ -7,6 +7,7 @@
 //	 "filter": <REST JSON expression, optional>, "snapshotId": "<int64 as a string, optional>",
 //	 "out": "/path/rows.arrows"}
 //	{"op": "list", "uri": …, "warehouse": …, "properties": {…}}
+//	{"op": "write", "uri": …, "warehouse": …, "properties": {…}, "steps": [STEP, …]}
 //
 // scan: loads the table through iceberg-go's REST catalog, plans it (server: the scan option
 // table.WithScanPlanningMode(table.ScanPlanningRemote), i.e. POST …/plan, GET …/plan/{id} while
@@ -20,6 +21,37 @@
 // got, seen at its HTTP transport.
 //
 // list: {"namespaces": [["db"], …], "tables": ["db.events", …]}.
+//
+// write: iceberg-go's own writes through the REST catalog, in order, each step one commit (a
+// step on a table loads it afresh, so it starts from the previous step's commit). A step:
+//
+//	{"op": "create_namespace", "namespace": "ns"}
+//	    Catalog.CreateNamespace
+//	{"op": "create_table", "table": "ns.t", "schema": [["id", "long"], …],
+//	 "partition": [["name", "identity"], ["id", "bucket[2]"], …], "properties": {…}}
+//	    Catalog.CreateTable with catalog.WithPartitionSpec and catalog.WithProperties; every
+//	    field optional; a partition field is named after its column (+ "_bucket" etc.)
+//	{"op": "append", "table": …, "rows": [{…}, …], "branch": "b1" (optional)}
+//	    Transaction.Append; on a branch Table.NewTransactionOnBranch, whose first write forks
+//	    the branch from main's head
+//	{"op": "overwrite", "table": …, "rows": […], "filter": F}
+//	    Transaction.Overwrite with table.WithOverwriteFilter(F): rows matching F replaced,
+//	    copy-on-write (a file matching partly is rewritten)
+//	{"op": "delete", "table": …, "filter": F}
+//	    Transaction.Delete: copy-on-write, or with write.delete.mode=merge-on-read position
+//	    delete files (v2) or deletion vectors (v3)
+//	{"op": "add_column", "table": …, "name": …, "type": …}
+//	    Transaction.UpdateSchema(…).AddColumn (optional)
+//	{"op": "add_partition_field", "table": …, "column": …, "transform": "bucket[2]"}
+//	    Transaction.UpdateSpec(…).AddField
+//	{"op": "set_properties", "table": …, "properties": {…}}
+//	    Transaction.SetProperties
+//
+// F is a REST JSON expression, parsed by iceberg.ParseExpr against the table's current schema.
+// Types: long, int, string, double, boolean, date. Rows are JSON objects built into one Arrow
+// record of the table's current schema (table.SchemaToArrowSchema, array.RecordFromJSON); a
+// column a row lacks is null. stdout: {"ok": true, "snapshots": {"ns.t": "<main's current
+// snapshot id, or null>", …}} for every table the steps touched, and "requests" as for scan.
 //
 // Errors: exit 1, one JSON line {"error": "…"} on stdout.
 package main
@@ -40,7 +72,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/catalog/rest"
@@ -58,6 +93,30 @@ type job struct {
 	Filter     json.RawMessage   `json:"filter"`
 	SnapshotID string            `json:"snapshotId"`
 	Out        string            `json:"out"`
+	Steps      []step            `json:"steps"`
+}
+
+// step: one write of a `write` job (see the header).
+type step struct {
+	Op         string            `json:"op"`
+	Namespace  string            `json:"namespace"`
+	Table      string            `json:"table"`
+	Schema     [][2]string       `json:"schema"`
+	Partition  [][2]string       `json:"partition"`
+	Properties map[string]string `json:"properties"`
+	Rows       json.RawMessage   `json:"rows"`
+	Branch     string            `json:"branch"`
+	Filter     json.RawMessage   `json:"filter"`
+	Name       string            `json:"name"`
+	Type       string            `json:"type"`
+	Column     string            `json:"column"`
+	Transform  string            `json:"transform"`
+}
+
+type writeResult struct {
+	OK        bool               `json:"ok"`
+	Snapshots map[string]*string `json:"snapshots"`
+	Requests  map[string]int     `json:"requests"`
 }
 
 type scanResult struct {
@@ -203,6 +262,16 @@ func run(raw []byte) (any, error) {
 	switch j.Op {
 	case "list":
 		return list(ctx, cat)
+	case "write":
+		out, err := write(ctx, cat, j.Steps)
+		if err != nil {
+			return nil, err
+		}
+		transport.mu.Lock()
+		defer transport.mu.Unlock()
+		out.Requests = transport.byKind
+
+		return out, nil
 	case "scan", "":
 		out, err := scan(ctx, cat, j)
 		if err != nil {
@@ -344,4 +413,191 @@ func scan(ctx context.Context, cat *rest.Catalog, j job) (*scanResult, error) {
 	}
 
 	return out, nil
+}
+
+func ident(name string) table.Identifier {
+	return catalog.ToIdentifier(strings.Split(name, ".")...)
+}
+
+func icebergType(name string) (iceberg.Type, error) {
+	switch name {
+	case "long":
+		return iceberg.PrimitiveTypes.Int64, nil
+	case "int":
+		return iceberg.PrimitiveTypes.Int32, nil
+	case "string":
+		return iceberg.PrimitiveTypes.String, nil
+	case "double":
+		return iceberg.PrimitiveTypes.Float64, nil
+	case "boolean":
+		return iceberg.PrimitiveTypes.Bool, nil
+	case "date":
+		return iceberg.PrimitiveTypes.Date, nil
+	default:
+		return nil, fmt.Errorf("unknown type %q", name)
+	}
+}
+
+// records: the step's JSON rows as one Arrow record of the table's current schema, handed to
+// iceberg-go as a RecordReader (which it checks against the schema and writes as Parquet).
+func records(tbl *table.Table, rows json.RawMessage) (array.RecordReader, error) {
+	sc, err := table.SchemaToArrowSchema(tbl.Schema(), nil, false, false)
+	if err != nil {
+		return nil, fmt.Errorf("arrow schema: %w", err)
+	}
+	if len(rows) == 0 {
+		rows = json.RawMessage("[]")
+	}
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, bytes.NewReader(rows))
+	if err != nil {
+		return nil, fmt.Errorf("rows as arrow: %w", err)
+	}
+	defer rec.Release()
+
+	return array.NewRecordReader(sc, []arrow.RecordBatch{rec})
+}
+
+func filterOf(tbl *table.Table, raw json.RawMessage) (iceberg.BooleanExpression, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, errors.New("step has no filter")
+	}
+	expr, err := iceberg.ParseExpr(raw, tbl.Schema())
+	if err != nil {
+		return nil, fmt.Errorf("filter %s: %w", raw, err)
+	}
+
+	return expr, nil
+}
+
+func write(ctx context.Context, cat *rest.Catalog, steps []step) (*writeResult, error) {
+	touched := map[string]bool{}
+	for i, st := range steps {
+		if err := writeStep(ctx, cat, st); err != nil {
+			return nil, fmt.Errorf("step %d (%s): %w", i+1, st.Op, err)
+		}
+		if st.Table != "" {
+			touched[st.Table] = true
+		}
+	}
+	out := &writeResult{OK: true, Snapshots: map[string]*string{}}
+	for name := range touched {
+		tbl, err := cat.LoadTable(ctx, ident(name))
+		if err != nil {
+			return nil, fmt.Errorf("load table %s: %w", name, err)
+		}
+		out.Snapshots[name] = nil
+		if snap := tbl.CurrentSnapshot(); snap != nil {
+			id := strconv.FormatInt(snap.SnapshotID, 10)
+			out.Snapshots[name] = &id
+		}
+	}
+
+	return out, nil
+}
+
+func writeStep(ctx context.Context, cat *rest.Catalog, st step) error {
+	switch st.Op {
+	case "create_namespace":
+		return cat.CreateNamespace(ctx, ident(st.Namespace), nil)
+	case "create_table":
+		fields := make([]iceberg.NestedField, 0, len(st.Schema))
+		for i, f := range st.Schema {
+			typ, err := icebergType(f[1])
+			if err != nil {
+				return err
+			}
+			fields = append(fields, iceberg.NestedField{ID: i + 1, Name: f[0], Type: typ, Required: false})
+		}
+		schema := iceberg.NewSchema(0, fields...)
+		var parts []iceberg.PartitionOption
+		for _, p := range st.Partition {
+			transform, err := iceberg.ParseTransform(p[1])
+			if err != nil {
+				return err
+			}
+			name := p[0]
+			if p[1] != "identity" {
+				name = p[0] + "_" + strings.SplitN(p[1], "[", 2)[0]
+			}
+			parts = append(parts, iceberg.AddPartitionFieldByName(p[0], name, transform, schema, nil))
+		}
+		spec, err := iceberg.NewPartitionSpecOpts(parts...)
+		if err != nil {
+			return err
+		}
+		opts := []catalog.CreateTableOpt{catalog.WithPartitionSpec(&spec)}
+		if len(st.Properties) > 0 {
+			opts = append(opts, catalog.WithProperties(iceberg.Properties(st.Properties)))
+		}
+		_, err = cat.CreateTable(ctx, ident(st.Table), schema, opts...)
+
+		return err
+	}
+
+	tbl, err := cat.LoadTable(ctx, ident(st.Table))
+	if err != nil {
+		return fmt.Errorf("load table %s: %w", st.Table, err)
+	}
+	txn := tbl.NewTransaction()
+	if st.Branch != "" {
+		txn = tbl.NewTransactionOnBranch(st.Branch)
+	}
+	switch st.Op {
+	case "append":
+		rdr, err := records(tbl, st.Rows)
+		if err != nil {
+			return err
+		}
+		defer rdr.Release()
+		if err := txn.Append(ctx, rdr, nil); err != nil {
+			return err
+		}
+	case "overwrite":
+		filter, err := filterOf(tbl, st.Filter)
+		if err != nil {
+			return err
+		}
+		rdr, err := records(tbl, st.Rows)
+		if err != nil {
+			return err
+		}
+		defer rdr.Release()
+		if err := txn.Overwrite(ctx, rdr, nil, table.WithOverwriteFilter(filter)); err != nil {
+			return err
+		}
+	case "delete":
+		filter, err := filterOf(tbl, st.Filter)
+		if err != nil {
+			return err
+		}
+		if err := txn.Delete(ctx, filter, nil); err != nil {
+			return err
+		}
+	case "add_column":
+		typ, err := icebergType(st.Type)
+		if err != nil {
+			return err
+		}
+		if err := txn.UpdateSchema(true, false).AddColumn([]string{st.Name}, typ, "", false, nil).Commit(); err != nil {
+			return err
+		}
+	case "add_partition_field":
+		transform, err := iceberg.ParseTransform(st.Transform)
+		if err != nil {
+			return err
+		}
+		name := st.Column + "_" + strings.SplitN(st.Transform, "[", 2)[0]
+		if err := txn.UpdateSpec(true).AddField(st.Column, transform, name).Commit(); err != nil {
+			return err
+		}
+	case "set_properties":
+		if err := txn.SetProperties(iceberg.Properties(st.Properties)); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown step %q", st.Op)
+	}
+	_, err = txn.Commit(ctx)
+
+	return err
 }
