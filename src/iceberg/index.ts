@@ -41,6 +41,7 @@ export {
   type TableMetadata,
 } from './table-metadata.js';
 export { tableMetadataToJson, type TableMetadataJsonOptions } from './table-metadata-json.js';
+export { tableMetadataText } from './table-metadata-text.js';
 export {
   currentSchema,
   currentSnapshot,

@@ -3,7 +3,8 @@
  * `schema`/`partition-spec`), with exact 64-bit ids and unknown keys kept, and never a JSON
  * null for an absent optional field. Serialise the result with `stringifyJson`.
  */
-import type { TableMetadata } from './table-metadata.js';
+import type { Snapshot } from './snapshot.js';
+import type { SnapshotLogEntry, TableMetadata } from './table-metadata.js';
 import { currentSchema, defaultSpec } from './metadata-lookup.js';
 import { schemaToJson } from './schema.js';
 import { partitionFieldsToJson, partitionSpecToJson } from './partition-spec.js';
@@ -22,6 +23,30 @@ export interface TableMetadataJsonOptions {
 }
 
 export function tableMetadataToJson(meta: TableMetadata, opts: TableMetadataJsonOptions = {}): unknown {
+  return tableMetadataModel(meta, opts, MODEL_LISTS);
+}
+
+/**
+ * How the two long lists of a table's metadata, its snapshots and its snapshot log, become JSON:
+ * each entry a JSON model (`tableMetadataToJson`), or each list one piece of text
+ * (table-metadata-text.ts).
+ */
+export interface MetadataLists {
+  snapshots(list: readonly Snapshot[]): unknown;
+  snapshotLog(list: readonly SnapshotLogEntry[]): unknown;
+}
+
+const MODEL_LISTS: MetadataLists = {
+  snapshots: (list) => list.map(snapshotToJson),
+  snapshotLog: (list) => list.map(snapshotLogEntryToJson),
+};
+
+export function snapshotLogEntryToJson(e: SnapshotLogEntry): unknown {
+  return { 'timestamp-ms': e.timestampMs, 'snapshot-id': e.snapshotId };
+}
+
+/** The JSON model of `meta`, its snapshots and snapshot log written by `lists`. */
+export function tableMetadataModel(meta: TableMetadata, opts: TableMetadataJsonOptions, lists: MetadataLists): unknown {
   const v = meta.formatVersion;
   const out: JsonObject = { 'format-version': v };
   if (meta.tableUuid !== undefined) out['table-uuid'] = meta.tableUuid;
@@ -56,12 +81,12 @@ export function tableMetadataToJson(meta: TableMetadata, opts: TableMetadataJson
     const referenced = new Set(Object.values(meta.refs).map((r) => r.snapshotId));
     keep = (id) => referenced.has(id);
   }
-  out['snapshots'] = meta.snapshots.filter((s) => keep(s.snapshotId)).map(snapshotToJson);
+  out['snapshots'] = lists.snapshots(opts.snapshots === 'refs' ? meta.snapshots.filter((s) => keep(s.snapshotId)) : meta.snapshots);
   out['statistics'] = meta.statistics.filter((s) => keep(s.snapshotId)).map(statisticsFileToJson);
   out['partition-statistics'] = meta.partitionStatistics
     .filter((s) => keep(s.snapshotId))
     .map(partitionStatisticsFileToJson);
-  out['snapshot-log'] = meta.snapshotLog.map((e) => ({ 'timestamp-ms': e.timestampMs, 'snapshot-id': e.snapshotId }));
+  out['snapshot-log'] = lists.snapshotLog(meta.snapshotLog);
   out['metadata-log'] = meta.metadataLog.map((e) => ({ 'timestamp-ms': e.timestampMs, 'metadata-file': e.metadataFile }));
   for (const [k, val] of Object.entries(meta.extra)) if (!Object.hasOwn(out, k)) setKey(out, k, val);
   return out;

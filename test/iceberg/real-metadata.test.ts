@@ -5,7 +5,7 @@
 import t, { type Test } from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { currentSnapshot, metadataFileText, parseTableMetadata, tableMetadataToJson, type TableMetadata } from '../../src/iceberg/index.js';
+import { currentSnapshot, metadataFileText, parseTableMetadata, tableMetadataText, tableMetadataToJson, type TableMetadata } from '../../src/iceberg/index.js';
 import { parseJson, stringifyJson } from '../../src/json/index.js';
 import { REAL_FIXTURES_DIR, REAL_FIXTURES_SKIP, realFixturesAvailable } from '../helpers/real-fixtures.js';
 import { openApiAvailable, validateAgainst } from '../helpers/openapi.js';
@@ -62,6 +62,22 @@ t.test('real metadata files', { skip }, async (t) => {
       t.same(again, meta, file);
       t.equal(currentSnapshot(again)?.snapshotId, currentSnapshot(meta)?.snapshotId, `${file} current snapshot`);
     }
+  });
+
+  t.test('the text writer (per-snapshot texts kept) writes exactly what the JSON model serialises to', async (t) => {
+    let differ = 0;
+    for (const { file, meta } of loaded) {
+      for (const mode of ['all', 'refs'] as const) {
+        const expected = stringifyJson(tableMetadataToJson(meta, { snapshots: mode }));
+        // twice: the second time from the texts the first one kept
+        for (const round of ['first', 'kept'])
+          if (tableMetadataText(meta, { snapshots: mode }) !== expected) {
+            differ++;
+            t.fail(`${file} (${mode}, ${round} write) differs`);
+          }
+      }
+    }
+    t.equal(differ, 0, `${loaded.length} files, both snapshot modes, written twice each`);
   });
 
   t.test('snapshot ids keep every digit of the source text, also beyond 2^53', async (t) => {
