@@ -7,6 +7,12 @@ export interface LoadedTable {
   /** The metadata file as the catalog records it (a location clients could read). */
   readonly metadataLocation: string;
   readonly metadata: TableMetadata;
+  /**
+   * `metadata` as JSON text, exactly as `stringifyJson(tableMetadataToJson(metadata))` writes it,
+   * when the catalog has it at hand (a metadata file this process wrote): an answer with every
+   * snapshot embeds it rather than serialising the metadata again.
+   */
+  readonly metadataJson?: string;
   /** Table-level config for LoadTableResult.config. */
   readonly config: Readonly<Record<string, string>>;
   /** Reads this table's metadata, manifest and data files (locations remapped). */

@@ -1,20 +1,32 @@
 import zlib from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { createComputeCache, type ComputeCache } from '../cache/index.js';
 import { fail, isIcefrontError } from '../errors/index.js';
 import { parseTableMetadata, type TableMetadata } from '../iceberg/index.js';
 import type { FileIO } from '../storage/index.js';
 
 export const DEFAULT_METADATA_CACHE_BYTES = 64 * 1024 * 1024;
+/** Files `remember` keeps keys of: about one per table written to (each a short string). */
+const MAX_WRITTEN_FILES = 10_000;
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
+
+/** A metadata file as read: its parsed metadata, and its JSON text when this process wrote it. */
+export interface ReadMetadata {
+  readonly metadata: TableMetadata;
+  /** As TableVersion.json: present for a file `remember` was told of, absent for one parsed from disk. */
+  readonly json?: string;
+}
 
 /**
  * Reads and parses metadata files, caching parsed results keyed by (path, size, mtime) so a
  * rewritten file is re-read; concurrent loads of one file share one parse. The cache is bounded
- * by the total size of the files it holds.
+ * by the total size of the files it holds (and of the JSON text kept with those this process wrote).
  */
 export class MetadataReader {
-  private readonly cache: ComputeCache<{ metadata: TableMetadata; bytes: number }>;
+  private readonly cache: ComputeCache<ReadMetadata & { bytes: number }>;
+  /** The cache key of each file `remember` holds, by file (one a table, while its commits go on here). */
+  private readonly written = new LRUCache<string, string>({ max: MAX_WRITTEN_FILES });
 
   constructor(
     private readonly io: FileIO,
@@ -24,14 +36,37 @@ export class MetadataReader {
   }
 
   /** Parse the metadata file at `file` (a local path); `label` names it in error messages. */
-  async read(file: string, label: string): Promise<TableMetadata> {
-    const stat = await this.io.stat(file);
-    const key = `${file}\0${stat.size}\0${stat.mtimeMs}`;
-    const { metadata } = await this.cache.get(key, async () => {
+  async read(file: string, label: string): Promise<ReadMetadata> {
+    const { metadata, json } = await this.cache.get(await this.key(file), async () => {
       const raw = await this.io.readFile(file);
       return { metadata: parse(raw, label), bytes: raw.length };
     });
-    return metadata;
+    return json === undefined ? { metadata } : { metadata, json };
+  }
+
+  /**
+   * Holds the metadata and JSON text of a file this process has just written at `file`, so the
+   * next read of it (the next commit's fresh state, the next load) neither reads nor parses it.
+   * Keyed as `read` keys it, by the file's size and mtime now: a file rewritten later is read again.
+   * `supersedes`, the table's previous file, is dropped when this process wrote it too: no one
+   * loads a table at a version it has left, so a table with a long run of commits holds one
+   * version here, not as many as the budget takes.
+   */
+  async remember(file: string, written: Required<ReadMetadata>, fileBytes: number, supersedes?: string): Promise<void> {
+    const entry = { metadata: written.metadata, json: written.json, bytes: fileBytes + written.json.length };
+    const key = await this.key(file);
+    await this.cache.get(key, async () => entry);
+    this.written.set(file, key);
+    const previous = supersedes === undefined ? undefined : this.written.get(supersedes);
+    if (previous !== undefined) {
+      this.cache.delete(previous);
+      this.written.delete(supersedes!);
+    }
+  }
+
+  private async key(file: string): Promise<string> {
+    const stat = await this.io.stat(file);
+    return `${file}\0${stat.size}\0${stat.mtimeMs}`;
   }
 }
 

@@ -13,6 +13,12 @@ export interface TableVersion {
   readonly metadata: TableMetadata;
   /** The metadata file as the catalog records it (goes into the next metadata-log). */
   readonly metadataLocation: string;
+  /**
+   * The metadata as JSON text, exactly as `stringifyJson(tableMetadataToJson(metadata))` writes it,
+   * when the store has it at hand (a file it wrote itself): answers embed it instead of
+   * serialising the metadata again.
+   */
+  readonly json?: string;
 }
 
 /** REST spec CommitTableRequest (and each entry of CommitTransactionRequest.table-changes). */

@@ -48,8 +48,7 @@ export function callerOf(ctx: RouteContext): CallerContext {
  * either form: compression.ts `negotiatedHeaders`).
  */
 function answerLoadTable(ctx: RouteContext, loaded: LoadTableResponse): FastifyReply | Promise<FastifyReply> {
-  const current = (loaded.result.metadata as Readonly<Record<string, unknown>>)['current-snapshot-id'];
-  if (typeof current === 'bigint' || (typeof current === 'number' && current >= 0)) noteOutcome(ctx.request.raw, { snapshotId: BigInt(current) });
+  if (loaded.currentSnapshotId !== undefined) noteOutcome(ctx.request.raw, { snapshotId: loaded.currentSnapshotId });
   const zip = gzipFor(ctx.request.headers['accept-encoding'], loaded.body.length);
   ctx.reply.headers(negotiatedHeaders({ etag: loaded.etag }, zip));
   if (ifNoneMatchHits(ctx.request.headers['if-none-match'], loaded.etag)) return ctx.reply.code(304).send();

@@ -7,6 +7,7 @@ import type { Catalog, CatalogWrites, LoadedTable, StagedTable } from '../catalo
 import { parseCreateTableRequest, parseTableChange, parseTransaction } from '../commits/index.js';
 import { fail } from '../errors/index.js';
 import { tableMetadataToJson, type Namespace, type TableIdentifier } from '../iceberg/index.js';
+import { RawJson } from '../json/index.js';
 import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
 import { parseCreateNamespace, parsePurge, parseRegisterTable, parseRename, parseUpdateNamespace } from './write-requests.js';
 
@@ -92,7 +93,7 @@ export function createCatalogWrites(catalogFor: (prefix: string) => Catalog): Ca
       const id = checkTableIdentifier(identifier.namespace, identifier.name);
       const change = parseTableChange(body, '', false);
       const [table] = await writes.commit([{ identifier: id, change }]);
-      return { 'metadata-location': table!.metadataLocation, metadata: tableMetadataToJson(table!.metadata) };
+      return { 'metadata-location': table!.metadataLocation, metadata: metadataJson(table!) };
     },
 
     async commitTransaction(prefix, body) {
@@ -115,5 +116,10 @@ export function createCatalogWrites(catalogFor: (prefix: string) => Catalog): Ca
 
 function written(table: LoadedTable | StagedTable): WrittenTable {
   const location = 'metadataLocation' in table ? table.metadataLocation : undefined;
-  return { ...(location !== undefined && { 'metadata-location': location }), metadata: tableMetadataToJson(table.metadata), config: { ...table.config } };
+  return { ...(location !== undefined && { 'metadata-location': location }), metadata: metadataJson(table), config: { ...table.config } };
+}
+
+/** The metadata of an answer: the text the catalog wrote to its file when it has it, else serialised now. */
+function metadataJson(table: LoadedTable | StagedTable): unknown {
+  return 'metadataJson' in table && table.metadataJson !== undefined ? new RawJson(table.metadataJson) : tableMetadataToJson(table.metadata);
 }

@@ -2,7 +2,7 @@ import type { Catalog, LoadedTable } from '../catalogs/index.js';
 import { fail } from '../errors/index.js';
 import { TRACING_OFF, type Tracing } from '../observability/index.js';
 import { tableMetadataToJson, type Namespace, type TableIdentifier } from '../iceberg/index.js';
-import { stringifyJson } from '../json/index.js';
+import { RawJson, stringifyJson } from '../json/index.js';
 import { catalogConfig, prefixForWarehouse } from './catalog-config.js';
 import { loadTableETag } from './etag.js';
 import { checkNamespace, checkTableIdentifier, quote } from './identifiers.js';
@@ -264,9 +264,11 @@ export function createService(options: ServiceOptions): Service {
       if (held) return remember(table, prefix, mode, held);
       const config = { ...table.config };
       // REST spec loadTable: `snapshots=refs` returns only snapshots referenced by branches or tags.
-      const metadata = tableMetadataToJson(table.metadata, { snapshots: mode });
+      const metadata = mode === 'all' && table.metadataJson !== undefined ? new RawJson(table.metadataJson) : tableMetadataToJson(table.metadata, { snapshots: mode });
       const result = { 'metadata-location': table.metadataLocation, metadata, config };
-      const response = { result, body: Buffer.from(stringifyJson(result)), etag: loadTableETag(prefix, id, table.metadataLocation, mode, config) };
+      const snapshot = table.metadata.currentSnapshotId;
+      const etag = loadTableETag(prefix, id, table.metadataLocation, mode, config);
+      const response = { result, body: Buffer.from(stringifyJson(result)), etag, ...(snapshot !== undefined && { currentSnapshotId: snapshot }) };
       if (!views) serialised.set(table.metadata, (views = new Map()));
       views.set(key, response);
       return remember(table, prefix, mode, response);

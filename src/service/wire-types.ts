@@ -36,7 +36,10 @@ export interface ListTablesResponse {
   readonly 'next-page-token'?: string;
 }
 
-/** LoadTableResult. `metadata` is the TableMetadata JSON model (64-bit ids as bigint). */
+/**
+ * LoadTableResult. `metadata` is the TableMetadata JSON model (64-bit ids as bigint), or the
+ * RawJson text of it a catalog wrote to the table's metadata file.
+ */
 export interface LoadTableResult {
   readonly 'metadata-location': string;
   readonly metadata: unknown;
@@ -50,6 +53,8 @@ export interface LoadTableResponse {
   readonly body: Buffer;
   /** A strong entity tag, quoted (`"…"`). */
   readonly etag: string;
+  /** The table's current snapshot (main), when it has one. */
+  readonly currentSnapshotId?: bigint;
 }
 
 /**

@@ -18,8 +18,12 @@ export interface FileWriter {
    * reader never sees a part-written file (issue #40: HadoopCatalog's atomic version step).
    */
   createExclusive(location: string, bytes: Uint8Array): Promise<boolean>;
-  /** Writes `location` whole, replacing what is there atomically (temporary file, then rename(2)). */
-  replace(location: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Writes `location` whole, replacing what is there atomically (temporary file, then rename(2)).
+   * `durable: false` skips the flushes, for a file that only speeds readers up and that a crash
+   * may leave old or empty (HadoopCatalog's version hint: readers look past it).
+   */
+  replace(location: string, bytes: Uint8Array, options?: { readonly durable?: boolean }): Promise<void>;
   /** Removes a file; one already gone is not an error. */
   deleteFile(location: string): Promise<void>;
   /** Creates a directory (and its parents); false when it already existed. */
@@ -53,13 +57,14 @@ class LocalFileWriter implements FileWriter {
     }
   }
 
-  async replace(location: string, bytes: Uint8Array): Promise<void> {
+  async replace(location: string, bytes: Uint8Array, options: { readonly durable?: boolean } = {}): Promise<void> {
+    const durable = options.durable ?? true;
     const file = await this.local(location);
     await this.ensureDirectory(path.dirname(file), location);
-    const temp = await this.writeTemporary(file, bytes, location);
+    const temp = await this.writeTemporary(file, bytes, location, durable);
     try {
       await fs.promises.rename(temp, file);
-      await syncDirectory(path.dirname(file));
+      if (durable) await syncDirectory(path.dirname(file));
     } catch (err) {
       await fs.promises.unlink(temp).catch(() => undefined);
       throw writeFailure(location, err);
@@ -125,14 +130,14 @@ class LocalFileWriter implements FileWriter {
     }
   }
 
-  /** A flushed temporary file beside `file`, named so no listing takes it for metadata. */
-  private async writeTemporary(file: string, bytes: Uint8Array, location: string): Promise<string> {
+  /** A temporary file beside `file` (flushed unless `durable` is false), named so no listing takes it for metadata. */
+  private async writeTemporary(file: string, bytes: Uint8Array, location: string, durable = true): Promise<string> {
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
     let handle: fs.promises.FileHandle | undefined;
     try {
       handle = await fs.promises.open(temp, 'wx');
       await handle.writeFile(bytes);
-      await handle.sync();
+      if (durable) await handle.sync();
       return temp;
     } catch (err) {
       await fs.promises.unlink(temp).catch(() => undefined);

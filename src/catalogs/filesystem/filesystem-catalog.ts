@@ -9,7 +9,7 @@ import type { CommitClock } from '../../commits/index.js';
 import type { Catalog, CatalogWrites, LoadedTable } from '../catalog.js';
 import { FilesystemWrites, readNamespaceProperties } from './filesystem-writes.js';
 import { chooseCurrentMetadata, VERSION_HINT_FILES } from './current-metadata.js';
-import { MetadataReader } from '../metadata-reader.js';
+import { MetadataReader, type ReadMetadata } from '../metadata-reader.js';
 import { checkIdentifier, checkNamespace, displayName, isHidden } from './names.js';
 import { WarehouseLayout, type TableFiles } from './warehouse-layout.js';
 
@@ -151,10 +151,19 @@ class FilesystemCatalog implements Catalog {
     if (!files) return undefined;
     const label = (file: string) => `Table ${displayName(namespace, name)}: metadata/${file}`;
     const hint = await this.readHint(files);
-    const { file, metadata } = await chooseCurrentMetadata(files.metadataFiles, hint, (f) =>
-      this.reader.read(path.join(files.dir, f), label(f)),
-    );
-    return { file, metadata, metadataDir: files.dir, metadataLocation: metadataLocation(metadata, path.join(files.dir, file), file) };
+    const read = new Map<string, ReadMetadata>();
+    const { file, metadata } = await chooseCurrentMetadata(files.metadataFiles, hint, async (f) => {
+      const version = await this.reader.read(path.join(files.dir, f), label(f));
+      read.set(f, version);
+      return version.metadata;
+    });
+    const json = read.get(file)?.json;
+    return { file, metadata, ...(json !== undefined && { json }), metadataDir: files.dir, metadataLocation: metadataLocation(metadata, path.join(files.dir, file), file) };
+  }
+
+  /** Holds a metadata file this process has just written (metadata-reader.ts `remember`). */
+  remember(file: string, written: Required<ReadMetadata>, fileBytes: number, supersedes?: string): Promise<void> {
+    return this.reader.remember(file, written, fileBytes, supersedes);
   }
 
   /** The table as a load answers it, from the file `find` chose. */
@@ -163,6 +172,7 @@ class FilesystemCatalog implements Catalog {
       identifier: { namespace: [...identifier.namespace], name: identifier.name },
       metadataLocation: current.metadataLocation,
       metadata: current.metadata,
+      ...(current.json !== undefined && { metadataJson: current.json }),
       config: {},
       io: this.io.forTable(current.metadata.location, path.dirname(current.metadataDir)),
     };
@@ -207,6 +217,8 @@ export interface CurrentFile {
   /** Its name in `metadataDir`. */
   readonly file: string;
   readonly metadata: TableMetadata;
+  /** Its JSON text, when this process wrote it (TableVersion.json). */
+  readonly json?: string;
   /** The table's `metadata/` directory. */
   readonly metadataDir: string;
   /** As clients see it (`<location>/metadata/<file>`). */

@@ -22,10 +22,10 @@ import {
 } from '../../commits/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import { parseJson } from '../../json/index.js';
-import { metadataFileText, parseTableMetadata, tableMetadataToJson, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
+import { metadataFileText, parseTableMetadata, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
 import type { FileIO, FileWriter } from '../../storage/index.js';
 import type { CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
-import { metadataFileBytes } from '../metadata-file.js';
+import { tableMetadataFile } from '../metadata-file.js';
 import { metadataVersion } from './current-metadata.js';
 import { checkIdentifier, checkNamespace, displayName } from './names.js';
 
@@ -50,6 +50,8 @@ export interface FilesystemTables {
   loaded(identifier: TableIdentifier, current: TableFile): LoadedTable;
   /** Forgets a held resolution after a change. */
   forget(identifier: TableIdentifier): void;
+  /** Holds a metadata file just written, parsed and serialised, for the next read of it. */
+  remember(file: string, written: { readonly metadata: TableMetadata; readonly json: string }, fileBytes: number, supersedes?: string): Promise<void>;
   /** The namespace's directory; NO_SUCH_NAMESPACE when missing. */
   namespaceDirectory(namespace: Namespace): Promise<string>;
   /** Whether the namespace directory holds anything but hidden entries. */
@@ -165,20 +167,22 @@ export class FilesystemWrites implements CatalogWrites {
    * files the table no longer lists when `write.metadata.delete-after-commit.enabled`.
    */
   private async swapOne(swap: TableSwap, kind: 'create' | 'commit'): Promise<TableFile[]> {
-    const { identifier, base, next } = swap;
-    const current = base && (await this.tables.find(identifier));
-    if (base && current?.metadataLocation !== base.metadataLocation) throw fail('COMMIT_FAILED', `Table ${displayName(identifier.namespace, identifier.name)} changed while this commit was made`);
-    const metadataDir = current?.metadataDir ?? path.join(await this.tables.namespaceDirectory(identifier.namespace), identifier.name, 'metadata');
-    const version = current ? (metadataVersion(current.file) ?? 0n) + 1n : 1n;
+    const { identifier, next } = swap;
+    // the base the commit loop read with `find` (commit() hands it only those): version N+1 of its
+    // file is the one to create, and link(2) refuses it when another writer got there first
+    const base = swap.base as TableFile | undefined;
+    const metadataDir = base?.metadataDir ?? path.join(await this.tables.namespaceDirectory(identifier.namespace), identifier.name, 'metadata');
+    const version = base ? (metadataVersion(base.file) ?? 0n) + 1n : 1n;
     const file = hadoopMetadataFileName(version, next.properties);
-    const bytes = metadataFileBytes(file, tableMetadataToJson(next));
-    if (!(await this.writer.createExclusive(path.join(metadataDir, file), bytes))) {
+    const content = tableMetadataFile(file, next);
+    if (!(await this.writer.createExclusive(path.join(metadataDir, file), content.bytes))) {
       if (kind === 'create') throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(identifier.namespace, identifier.name)}`);
       throw fail('COMMIT_FAILED', `Version ${version} of table ${displayName(identifier.namespace, identifier.name)} was written by another commit`);
     }
     this.tables.forget(identifier);
-    // HadoopTableOperations: the hint follows the commit; readers follow N+1 past a stale one
-    await this.writer.replace(path.join(metadataDir, VERSION_HINT), Buffer.from(String(version))).catch(() => undefined);
+    // HadoopTableOperations: the hint follows the commit; readers follow N+1 past a stale one (and
+    // list the folder past an empty one), so it need not survive a crash and is not flushed
+    await this.writer.replace(path.join(metadataDir, VERSION_HINT), Buffer.from(String(version)), { durable: false }).catch(() => undefined);
     if (base && next.properties['write.metadata.delete-after-commit.enabled'] === 'true') {
       for (const old of removedMetadataFiles(base.metadata, next)) {
         const name = old.slice(old.lastIndexOf('/') + 1);
@@ -186,8 +190,11 @@ export class FilesystemWrites implements CatalogWrites {
         if (name.endsWith('.metadata.json') && !name.startsWith('.')) await this.writer.deleteFile(path.join(metadataDir, name)).catch(() => undefined);
       }
     }
+    // the next commit's fresh read and the next load find it parsed and serialised already
+    const previous = base && path.join(base.metadataDir, base.file);
+    await this.tables.remember(path.join(metadataDir, file), { metadata: next, json: content.json }, content.bytes.length, previous).catch(() => undefined);
     const location = next.location.replace(/\/+$/, '');
-    return [{ file, metadataDir, metadata: next, metadataLocation: location === '' ? pathToFileURL(path.join(metadataDir, file)).href : `${location}/metadata/${file}` }];
+    return [{ file, metadataDir, metadata: next, json: content.json, metadataLocation: location === '' ? pathToFileURL(path.join(metadataDir, file)).href : `${location}/metadata/${file}` }];
   }
 }
 

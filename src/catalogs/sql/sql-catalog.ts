@@ -21,10 +21,10 @@ import {
   type TableVersion,
 } from '../../commits/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
-import { metadataFileText, parseTableMetadata, tableMetadataToJson, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
+import { metadataFileText, parseTableMetadata, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
 import { normalizeLocation, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
 import type { Catalog, CatalogViews, CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
-import { metadataFileBytes } from '../metadata-file.js';
+import { tableMetadataFile } from '../metadata-file.js';
 import { MetadataReader } from '../metadata-reader.js';
 import type { SqlCatalogStore } from './sql-store.js';
 import { SqlViews } from './sql-views.js';
@@ -130,7 +130,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
     const record = await (await this.store()).get(identifier.namespace, identifier.name, 'table');
     if (!record) return undefined;
     const label = `Table ${displayName(identifier.namespace, identifier.name)}: ${record.metadataLocation}`;
-    return { metadata: await this.reader.read(record.metadataLocation, label), metadataLocation: record.metadataLocation };
+    return { ...(await this.reader.read(record.metadataLocation, label)), metadataLocation: record.metadataLocation };
   }
 
   private loaded(identifier: TableIdentifier, version: TableVersion): LoadedTable {
@@ -139,6 +139,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
       identifier: { namespace: [...identifier.namespace], name: identifier.name },
       metadataLocation: version.metadataLocation,
       metadata: version.metadata,
+      ...(version.json !== undefined && { metadataJson: version.json }),
       config: {},
       io: local.kind === 'local' ? this.parts.io.forTable(version.metadata.location, local.text) : this.parts.io,
     };
@@ -226,13 +227,13 @@ class SqlCatalog implements Catalog, CatalogWrites {
    */
   private async swap(swaps: readonly TableSwap[]): Promise<TableVersion[]> {
     const store = await this.store();
-    const written: TableVersion[] = [];
+    const written: (Required<TableVersion> & { fileBytes: number })[] = [];
     try {
       for (const { base, next } of swaps) {
         const location = metadataFileLocation(next, nextMetadataFileName(base?.metadataLocation, next.properties, this.clock));
-        if (!(await this.parts.writer.createExclusive(location, metadataFileBytes(location, tableMetadataToJson(next)))))
-          throw fail('COMMIT_FAILED', `Metadata file ${location} exists already`);
-        written.push({ metadata: next, metadataLocation: location });
+        const file = tableMetadataFile(location, next);
+        if (!(await this.parts.writer.createExclusive(location, file.bytes))) throw fail('COMMIT_FAILED', `Metadata file ${location} exists already`);
+        written.push({ metadata: next, metadataLocation: location, json: file.json, fileBytes: file.bytes.length });
       }
       await store.swap(
         swaps.map((s, i) => ({
@@ -252,6 +253,8 @@ class SqlCatalog implements Catalog, CatalogWrites {
       if (base && next.properties['write.metadata.delete-after-commit.enabled'] === 'true')
         for (const old of removedMetadataFiles(base.metadata, next)) await this.parts.writer.deleteFile(old).catch(() => undefined);
     }
-    return written;
+    // the next commit's fresh read and the next load find these parsed and serialised already
+    for (const [i, w] of written.entries()) await this.reader.remember(w.metadataLocation, w, w.fileBytes, swaps[i]!.base?.metadataLocation).catch(() => undefined);
+    return written.map(({ metadata, metadataLocation, json }) => ({ metadata, metadataLocation, json }));
   }
 }
