@@ -67,17 +67,17 @@ export function filesAfterHint(hint: string, files: readonly string[]): string[]
  * version, or no numbered files) go to the newest `last-updated-ms`, then to the greatest file
  * name so the choice is deterministic.
  */
-export async function chooseCurrentMetadata(
+export async function chooseCurrentMetadata<T extends { readonly metadata: TableMetadata }>(
   files: readonly string[],
   hint: string | undefined,
-  load: (file: string) => Promise<TableMetadata>,
-): Promise<{ file: string; metadata: TableMetadata }> {
+  load: (file: string) => Promise<T>,
+): Promise<T & { file: string }> {
   const hinted = hint === undefined ? [] : filesAfterHint(hint, files);
   const candidates = hinted.length > 0 ? hinted : highestVersionFiles(files);
-  let best: { file: string; metadata: TableMetadata } | undefined;
+  let best: (T & { file: string }) | undefined;
   for (const file of [...candidates].sort()) {
-    const metadata = await load(file);
-    if (!best || metadata.lastUpdatedMs >= best.metadata.lastUpdatedMs) best = { file, metadata };
+    const read = await load(file);
+    if (!best || read.metadata.lastUpdatedMs >= best.metadata.lastUpdatedMs) best = { ...read, file };
   }
   if (!best) throw fail('INTERNAL', 'chooseCurrentMetadata needs at least one file');
   return best;

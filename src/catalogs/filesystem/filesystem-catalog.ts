@@ -151,14 +151,8 @@ class FilesystemCatalog implements Catalog {
     if (!files) return undefined;
     const label = (file: string) => `Table ${displayName(namespace, name)}: metadata/${file}`;
     const hint = await this.readHint(files);
-    const read = new Map<string, ReadMetadata>();
-    const { file, metadata } = await chooseCurrentMetadata(files.metadataFiles, hint, async (f) => {
-      const version = await this.reader.read(path.join(files.dir, f), label(f));
-      read.set(f, version);
-      return version.metadata;
-    });
-    const json = read.get(file)?.json;
-    return { file, metadata, ...(json !== undefined && { json }), metadataDir: files.dir, metadataLocation: metadataLocation(metadata, path.join(files.dir, file), file) };
+    const chosen = await chooseCurrentMetadata(files.metadataFiles, hint, (f) => this.reader.read(path.join(files.dir, f), label(f)));
+    return { ...chosen, metadataDir: files.dir, metadataLocation: metadataLocation(chosen.metadata, path.join(files.dir, chosen.file), chosen.file) };
   }
 
   /** Holds a metadata file this process has just written (metadata-reader.ts `remember`). */

@@ -59,7 +59,7 @@ t.test('ties go to the newest last-updated-ms, then to the greatest file name', 
   const loaded: string[] = [];
   const load = async (f: string) => {
     loaded.push(f);
-    return { lastUpdatedMs: updated[f]! } as unknown as TableMetadata;
+    return { metadata: { lastUpdatedMs: updated[f]! } as unknown as TableMetadata };
   };
   t.equal((await chooseCurrentMetadata(['c.metadata.json', 'a.metadata.json', 'b.metadata.json'], undefined, load)).file, 'c.metadata.json');
   t.equal((await chooseCurrentMetadata(['a.metadata.json', 'b.metadata.json'], undefined, load)).file, 'b.metadata.json');
