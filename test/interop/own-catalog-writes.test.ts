@@ -147,6 +147,18 @@ const BASE_COLUMNS: Array<[string, ColType]> = [
   ['v', 'double'],
 ];
 
+/** The `items` table pyiceberg and iceberg-go write (identity-partitioned by name), and the rows their overwrite puts in. */
+const ITEM_COLUMNS: Array<[string, ColType]> = [
+  ['id', 'long'],
+  ['name', 'string'],
+  ['v', 'double'],
+];
+const itemRow = (i: number): Row => ({ id: i, name: i % 2 === 0 ? 'x' : 'y', v: i * 0.5 });
+const ITEM_REPLACING: readonly Row[] = [
+  { id: 1, name: 'y', v: 10.5 },
+  { id: 20, name: 'x', v: 20.5 },
+];
+
 /** Spark SQL literals of a row, in the model's column order. */
 function sparkValues(rows: readonly Row[], columns: readonly string[], types: ReadonlyMap<string, ColType>): string {
   const lit = (c: string, v: Value): string =>
@@ -616,16 +628,7 @@ if (env) {
 
   async function pyicebergWrites(t: Test, kind: Kind, catalog: CatalogRef | SqlCatalogRef, writer: Writer, ns: string): Promise<void> {
     const table = `${ns}.items`;
-    const rows = new Rows([
-      ['id', 'long'],
-      ['name', 'string'],
-      ['v', 'double'],
-    ]);
-    const item = (i: number): Row => ({ id: i, name: i % 2 === 0 ? 'x' : 'y', v: i * 0.5 });
-    const replacing: Row[] = [
-      { id: 1, name: 'y', v: 10.5 },
-      { id: 20, name: 'x', v: 20.5 },
-    ];
+    const rows = new Rows(ITEM_COLUMNS);
     const ok = await program(t, writer, kind, table, [
       { what: 'create_namespace', job: py(catalog, { op: 'create_namespace', namespace: ns }) },
       {
@@ -633,20 +636,16 @@ if (env) {
         job: py(catalog, {
           op: 'create_table',
           table,
-          schema: [
-            ['id', 'long'],
-            ['name', 'string'],
-            ['v', 'double'],
-          ],
+          schema: ITEM_COLUMNS,
           partition: [['name', 'identity']],
         }),
       },
-      { what: 'append', job: py(catalog, { op: 'append', table, rows: range(1, 6).map(item) }), apply: () => rows.insert(...range(1, 6).map(item)) },
-      { what: 'append again', job: py(catalog, { op: 'append', table, rows: range(7, 9).map(item) }), apply: () => rows.insert(...range(7, 9).map(item)) },
+      { what: 'append', job: py(catalog, { op: 'append', table, rows: range(1, 6).map(itemRow) }), apply: () => rows.insert(...range(1, 6).map(itemRow)) },
+      { what: 'append again', job: py(catalog, { op: 'append', table, rows: range(7, 9).map(itemRow) }), apply: () => rows.insert(...range(7, 9).map(itemRow)) },
       {
         what: 'overwrite with a filter',
-        job: py(catalog, { op: 'overwrite', table, rows: replacing, filter: 'id <= 2' }),
-        apply: () => rows.delete((r) => (r['id'] as number) <= 2).insert(...replacing),
+        job: py(catalog, { op: 'overwrite', table, rows: ITEM_REPLACING, filter: 'id <= 2' }),
+        apply: () => rows.delete((r) => (r['id'] as number) <= 2).insert(...ITEM_REPLACING),
       },
       { what: 'delete with a filter', job: py(catalog, { op: 'delete', table, filter: 'id = 5' }), apply: () => rows.delete((r) => r['id'] === 5) },
       { what: 'update_schema: add_column', job: py(catalog, { op: 'add_column', table, name: 'note', type: 'string' }), apply: () => rows.addColumn('note', 'string') },
@@ -679,16 +678,7 @@ if (env) {
     const store = DIRECT_NAMES[kind].spark;
 
     const I = 'gw.items';
-    const items = new Rows([
-      ['id', 'long'],
-      ['name', 'string'],
-      ['v', 'double'],
-    ]);
-    const item = (i: number): Row => ({ id: i, name: i % 2 === 0 ? 'x' : 'y', v: i * 0.5 });
-    const replacing: Row[] = [
-      { id: 1, name: 'y', v: 10.5 },
-      { id: 20, name: 'x', v: 20.5 },
-    ];
+    const items = new Rows(ITEM_COLUMNS);
     const late: Row[] = [
       { id: 30, name: 'x', v: 1.25, note: 'late' },
       { id: 31, name: 'y', v: 2.75, note: null },
@@ -701,20 +691,16 @@ if (env) {
         job: go({
           op: 'create_table',
           table: I,
-          schema: [
-            ['id', 'long'],
-            ['name', 'string'],
-            ['v', 'double'],
-          ],
+          schema: ITEM_COLUMNS,
           partition: [['name', 'identity']],
         }),
       },
-      { what: 'Append', job: go({ op: 'append', table: I, rows: range(1, 6).map(item) }), apply: () => items.insert(...range(1, 6).map(item)) },
-      { what: 'Append again', job: go({ op: 'append', table: I, rows: range(7, 9).map(item) }), apply: () => items.insert(...range(7, 9).map(item)) },
+      { what: 'Append', job: go({ op: 'append', table: I, rows: range(1, 6).map(itemRow) }), apply: () => items.insert(...range(1, 6).map(itemRow)) },
+      { what: 'Append again', job: go({ op: 'append', table: I, rows: range(7, 9).map(itemRow) }), apply: () => items.insert(...range(7, 9).map(itemRow)) },
       {
         what: 'Overwrite with a filter (WithOverwriteFilter)',
-        job: go({ op: 'overwrite', table: I, rows: replacing, filter: 'id <= 2' }),
-        apply: () => items.delete((r) => (r['id'] as number) <= 2).insert(...replacing),
+        job: go({ op: 'overwrite', table: I, rows: ITEM_REPLACING, filter: 'id <= 2' }),
+        apply: () => items.delete((r) => (r['id'] as number) <= 2).insert(...ITEM_REPLACING),
       },
       { what: 'Delete with a filter (copy-on-write)', job: go({ op: 'delete', table: I, filter: 'id = 5' }), apply: () => items.delete((r) => r['id'] === 5) },
       { what: 'UpdateSchema: AddColumn', job: go({ op: 'add_column', table: I, name: 'note', type: 'string' }), apply: () => items.addColumn('note', 'string') },

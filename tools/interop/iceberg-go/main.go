@@ -419,23 +419,22 @@ func ident(name string) table.Identifier {
 	return catalog.ToIdentifier(strings.Split(name, ".")...)
 }
 
+// the column types a write job names, as pyiceberg_client.py spells them
+var icebergTypes = map[string]iceberg.Type{
+	"long":    iceberg.PrimitiveTypes.Int64,
+	"int":     iceberg.PrimitiveTypes.Int32,
+	"string":  iceberg.PrimitiveTypes.String,
+	"double":  iceberg.PrimitiveTypes.Float64,
+	"boolean": iceberg.PrimitiveTypes.Bool,
+	"date":    iceberg.PrimitiveTypes.Date,
+}
+
 func icebergType(name string) (iceberg.Type, error) {
-	switch name {
-	case "long":
-		return iceberg.PrimitiveTypes.Int64, nil
-	case "int":
-		return iceberg.PrimitiveTypes.Int32, nil
-	case "string":
-		return iceberg.PrimitiveTypes.String, nil
-	case "double":
-		return iceberg.PrimitiveTypes.Float64, nil
-	case "boolean":
-		return iceberg.PrimitiveTypes.Bool, nil
-	case "date":
-		return iceberg.PrimitiveTypes.Date, nil
-	default:
-		return nil, fmt.Errorf("unknown type %q", name)
+	if t, ok := icebergTypes[name]; ok {
+		return t, nil
 	}
+
+	return nil, fmt.Errorf("unknown type %q", name)
 }
 
 // records: the step's JSON rows as one Arrow record of the table's current schema, handed to
