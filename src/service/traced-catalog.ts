@@ -31,6 +31,6 @@ function tracedIO(io: FileIO, tracing: Tracing): FileIO {
       tracing.span('read file range', { 'icefront.file': location, 'icefront.offset': offset, 'icefront.length': length }, () => io.readRange(location, offset, length)),
     stat: (location) => io.stat(location),
     exists: (location) => io.exists(location),
-    list: (location) => io.list(location),
+    list: (location, names) => io.list(location, names),
   };
 }

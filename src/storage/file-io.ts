@@ -21,8 +21,12 @@ export interface FileIO {
   stat(location: string): Promise<FileStat>;
   /** Whether a regular file exists there (a refused location still throws PATH_OUTSIDE_WAREHOUSE). */
   exists(location: string): Promise<boolean>;
-  /** Entries of a directory, sorted by name; FILE_NOT_FOUND when it is not a directory. */
-  list(location: string): Promise<DirEntry[]>;
+  /**
+   * Entries of a directory, sorted by name; FILE_NOT_FOUND when it is not a directory. With
+   * `names`, only the entries of those names, as the full listing would show them (a local
+   * directory is then asked for those names alone, however many entries it holds).
+   */
+  list(location: string, names?: readonly string[]): Promise<DirEntry[]>;
   /**
    * Local filesystem only: the real path a read of `location` opens, confined to the warehouse
    * roots as a read is (same errors), for another thread to read it itself (`readLocalFile`,

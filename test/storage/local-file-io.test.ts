@@ -160,6 +160,23 @@ t.test('symlinks that leave the warehouse are refused; symlinks inside it are fo
   t.same(data, ['f.bin:file', 'link-in.bin:file'], 'sorted, with the inside link shown as a file');
 });
 
+t.test('a listing of named entries shows exactly what the full listing shows of those names', async (t) => {
+  const { wh, outside } = sandbox(t);
+  const dir = path.join(wh, 'db/t/data');
+  fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'link-out.bin'));
+  fs.symlinkSync(path.join(dir, 'f.bin'), path.join(dir, 'link-in.bin'));
+  fs.mkdirSync(path.join(dir, 'sub'));
+  const io = createLocalFileIO({ roots: [wh] });
+  const asked = ['sub', 'nope.bin', 'link-out.bin', 'link-in.bin', 'f.bin', 'f.bin'];
+  const full = (await io.list(dir)).filter((e) => asked.includes(e.name));
+  t.same(await io.list(dir, asked), full, 'same entries, kinds and order; links out and missing names left out');
+  t.same(full.map((e) => `${e.name}:${e.kind}`), ['f.bin:file', 'link-in.bin:file', 'sub:directory']);
+  t.same(await io.list(dir, ['../data/f.bin', '..', '.', '', 'sub/x']), [], 'a name is never a path through the folder');
+  t.equal(await errorCode(io.list(path.join(wh, 'db/t/gone'), ['f.bin'])), 'FILE_NOT_FOUND');
+  t.equal(await errorCode(io.list(path.join(dir, 'f.bin'), ['x'])), 'FILE_NOT_FOUND', 'a file is no folder');
+  t.equal(await errorCode(io.list(path.join(outside), ['secret.txt'])), 'PATH_OUTSIDE_WAREHOUSE');
+});
+
 t.test('a warehouse root reached through a symlink still works', async (t) => {
   const { wh, base } = sandbox(t);
   const alias = path.join(base, 'alias');

@@ -100,7 +100,7 @@ class S3FileIO implements FileIO {
   }
 
   /** Keys and common prefixes one level below `location`; FILE_NOT_FOUND when there are none. */
-  async list(location: string): Promise<DirEntry[]> {
+  async list(location: string, names?: readonly string[]): Promise<DirEntry[]> {
     const { bucket, key } = parseS3Location(location);
     const prefix = key === '' || key.endsWith('/') ? key : `${key}/`;
     const entries: DirEntry[] = [];
@@ -126,7 +126,9 @@ class S3FileIO implements FileIO {
       token = page.truncated ? page.nextToken : undefined;
     } while (token !== undefined);
     if (!isFolder) throw fail('FILE_NOT_FOUND', `File not found: ${location}`);
-    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+    // a store with no directories answers a few names from the listing (FileIO.list)
+    const wanted = names && new Set(names);
+    return (wanted ? entries.filter((e) => wanted.has(e.name)) : entries).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   }
 
   /** The URL of the object at `location`; a bucket itself is no file. */

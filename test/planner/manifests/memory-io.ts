@@ -41,7 +41,7 @@ export class MemoryIO implements FileIO {
     return this.files.has(location);
   }
 
-  async list(): Promise<DirEntry[]> {
+  async list(_location: string, _names?: readonly string[]): Promise<DirEntry[]> {
     return [];
   }
 }
