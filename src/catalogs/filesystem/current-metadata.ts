@@ -61,6 +61,42 @@ export function filesAfterHint(hint: string, files: readonly string[]): string[]
   return version === start ? named : files.filter((f) => metadataVersion(f) === version);
 }
 
+/** The names HadoopTableOperations gives version `version`'s metadata file (plain and gzip). */
+export function hadoopMetadataFiles(version: bigint): string[] {
+  return [`v${version}.metadata.json`, `v${version}.gz.metadata.json`];
+}
+
+/** Versions asked for at once while a hint is followed: the hint's and the next, then this many more. */
+const FOLLOW_BATCH = 4;
+
+/**
+ * The files of the current version as Iceberg Java's HadoopTableOperations `refresh()` finds it
+ * without listing the folder: a numeric hint's `v<N>` file, then `v<N+1>` while it exists.
+ * `present(names)` answers which of those names the metadata folder holds. Undefined when the
+ * hint is not a version number or names no such file: the caller then lists the folder
+ * (chooseCurrentMetadata), which also knows the names other writers give their files.
+ */
+export function followHadoopHint(hint: string, present: (names: string[]) => Promise<readonly string[]>): Promise<string[] | undefined> {
+  const numeric = /^v?(\d+)$/.exec(hint.trim());
+  return numeric ? followHadoopVersions(BigInt(numeric[1]!), present) : Promise.resolve(undefined);
+}
+
+/** As followHadoopHint, from version `start`; undefined when it has no `v<start>` file. */
+export async function followHadoopVersions(start: bigint, present: (names: string[]) => Promise<readonly string[]>): Promise<string[] | undefined> {
+  let found: readonly string[] = [];
+  let next = start;
+  for (let batch = 2; ; batch = FOLLOW_BATCH) {
+    const versions = Array.from({ length: batch }, (_, i) => next + BigInt(i));
+    const names = await present(versions.flatMap(hadoopMetadataFiles));
+    for (const version of versions) {
+      const files = hadoopMetadataFiles(version).filter((f) => names.includes(f));
+      if (files.length === 0) return found.length > 0 ? [...found] : undefined;
+      found = files;
+    }
+    next += BigInt(batch);
+  }
+}
+
 /**
  * The current metadata: the hinted version (followed forward while the next version exists) when
  * the hint names an existing file, else the highest version number; ties (several files for one

@@ -8,10 +8,10 @@ import { createLocalFileIO, createLocalFileWriter, type FileWriter, type Warehou
 import type { CommitClock } from '../../commits/index.js';
 import type { Catalog, CatalogWrites, LoadedTable } from '../catalog.js';
 import { FilesystemWrites, readNamespaceProperties } from './filesystem-writes.js';
-import { chooseCurrentMetadata, VERSION_HINT_FILES } from './current-metadata.js';
+import { chooseCurrentMetadata, followHadoopHint, followHadoopVersions, metadataVersion, VERSION_HINT_FILES } from './current-metadata.js';
 import { MetadataReader, type ReadMetadata } from '../metadata-reader.js';
 import { checkIdentifier, checkNamespace, displayName, isHidden } from './names.js';
-import { WarehouseLayout, type TableFiles } from './warehouse-layout.js';
+import { WarehouseLayout } from './warehouse-layout.js';
 
 export interface FilesystemCatalogOptions {
   /** Bound of the parsed-metadata cache, in bytes of metadata files (default 64 MiB). */
@@ -49,6 +49,8 @@ class FilesystemCatalog implements Catalog {
   private readonly refreshMs: number;
   /** The last resolution of each table, and when it started: reused for `refreshMs`, shared while it runs. */
   private readonly resolved = new LRUCache<string, Resolution>({ max: MAX_RESOLVED_TABLES });
+  /** The `v<N>` version each Hadoop table was last found at: where `find` looks first. */
+  private readonly versions = new LRUCache<string, bigint>({ max: MAX_RESOLVED_TABLES });
 
   constructor(
     config: FilesystemCatalogConfig,
@@ -146,13 +148,42 @@ class FilesystemCatalog implements Catalog {
       if (isIcefrontError(err, 'NO_SUCH_NAMESPACE')) return undefined;
       throw err;
     });
-    if (!view) return undefined;
-    const files = isHidden(name) ? undefined : await this.layout.openTable(view, name);
-    if (!files) return undefined;
+    const dir = view && this.layout.tableMetadataDir(view, name);
+    if (!dir) return undefined;
     const label = (file: string) => `Table ${displayName(namespace, name)}: metadata/${file}`;
-    const hint = await this.readHint(files);
-    const chosen = await chooseCurrentMetadata(files.metadataFiles, hint, (f) => this.reader.read(path.join(files.dir, f), label(f)));
-    return { ...chosen, metadataDir: files.dir, metadataLocation: metadataLocation(chosen.metadata, path.join(files.dir, chosen.file), chosen.file) };
+    const load = (f: string) => this.reader.read(path.join(dir, f), label(f));
+    const present = (names: readonly string[]) => this.listNames(dir, names);
+    // a Hadoop table is found as Java finds it, by its hint and the files after it, and first from
+    // the version this process last found it at (the hint could only lead there or further): the
+    // folder, which holds every version the table ever had, is listed only when neither finds a file
+    const key = resolutionKey(identifier);
+    const known = this.versions.get(key);
+    let followed = known === undefined ? undefined : await followHadoopVersions(known, present);
+    let hint: string | undefined;
+    if (!followed) {
+      hint = await this.readHint(dir);
+      followed = hint === undefined ? undefined : await followHadoopHint(hint, present);
+    }
+    let chosen: ReadMetadata & { file: string };
+    if (followed) {
+      chosen = await chooseCurrentMetadata(followed, undefined, load);
+      this.versions.set(key, metadataVersion(chosen.file)!);
+    } else {
+      this.versions.delete(key);
+      const files = await this.layout.tableFiles(dir);
+      if (!files) return undefined;
+      chosen = await chooseCurrentMetadata(files.metadataFiles, hint, load);
+    }
+    return { ...chosen, metadataDir: dir, metadataLocation: metadataLocation(chosen.metadata, path.join(dir, chosen.file), chosen.file) };
+  }
+
+  /** Which of `names` the folder holds as files (none when it is gone), asked all at once. */
+  private async listNames(dir: string, names: readonly string[]): Promise<string[]> {
+    const entries = await this.io.list(dir, names).catch((err: unknown) => {
+      if (isIcefrontError(err, 'FILE_NOT_FOUND')) return [];
+      throw err;
+    });
+    return entries.filter((e) => e.kind === 'file').map((e) => e.name);
   }
 
   /** Holds a metadata file this process has just written (metadata-reader.ts `remember`). */
@@ -177,16 +208,17 @@ class FilesystemCatalog implements Catalog {
     this.resolved.delete(resolutionKey(identifier));
   }
 
-  /** The content of `version-hint.text` (or `.txt`); undefined when absent or unreadable. */
-  private async readHint(files: TableFiles): Promise<string | undefined> {
+  /**
+   * The content of `version-hint.text` (or `.txt`) in a metadata folder; undefined when there is
+   * none or it cannot be read (HadoopTableOperations.findVersion then lists the folder too).
+   */
+  private async readHint(dir: string): Promise<string | undefined> {
     for (const hintFile of VERSION_HINT_FILES) {
-      if (!files.metadataEntries.some((e) => e.kind === 'file' && e.name === hintFile)) continue;
-      try {
-        return (await this.io.readFile(path.join(files.dir, hintFile))).toString('utf8');
-      } catch (err) {
-        if (isIcefrontError(err, 'FILE_NOT_FOUND')) continue;
-        throw err;
-      }
+      const text = await this.io.readFile(path.join(dir, hintFile)).then(
+        (bytes) => bytes.toString('utf8'),
+        () => undefined,
+      );
+      if (text !== undefined) return text;
     }
     return undefined;
   }

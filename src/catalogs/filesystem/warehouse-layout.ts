@@ -11,11 +11,10 @@ export interface DirView {
   readonly entries: readonly DirEntry[];
 }
 
-/** The metadata directory of a table: its entries and the `*.metadata.json` file names. */
+/** The metadata directory of a table and the `*.metadata.json` file names it holds. */
 export interface TableFiles {
   /** The `metadata/` directory. */
   readonly dir: string;
-  readonly metadataEntries: readonly DirEntry[];
   readonly metadataFiles: readonly string[];
 }
 
@@ -67,15 +66,17 @@ export class WarehouseLayout {
       const entries = await this.listOrUndefined(dir);
       if (!entries) throw missing();
       view = { dir, entries };
-      if (await this.tableFiles(dir, entries)) throw missing();
+      if (hasDirectory(view, 'metadata') && (await this.tableFiles(path.join(dir, 'metadata')))) throw missing();
     }
     return view;
   }
 
-  /** The table directory `name` inside a namespace view, or undefined when there is none. */
-  async openTable(namespace: DirView, name: string): Promise<TableFiles | undefined> {
-    if (!hasDirectory(namespace, name)) return undefined;
-    return this.tableFiles(path.join(namespace.dir, name));
+  /**
+   * The `metadata/` folder a table `name` of the namespace view would have: undefined unless the
+   * view lists a directory of that name (whether it is a table, `tableFiles` tells).
+   */
+  tableMetadataDir(namespace: DirView, name: string): string | undefined {
+    return hasDirectory(namespace, name) ? path.join(namespace.dir, name, 'metadata') : undefined;
   }
 
   /** Child namespaces and tables of a namespace view, each sorted by name. */
@@ -83,7 +84,7 @@ export class WarehouseLayout {
     const limit = pLimit(CLASSIFY_CONCURRENCY);
     const dirs = view.entries.filter((e) => e.kind === 'directory' && !isHidden(e.name)).map((e) => e.name);
     const kinds = await Promise.all(
-      dirs.map((name) => limit(async () => ((await this.tableFiles(path.join(view.dir, name))) ? 'table' : 'namespace'))),
+      dirs.map((name) => limit(async () => ((await this.tableFiles(path.join(view.dir, name, 'metadata'))) ? 'table' : 'namespace'))),
     );
     return {
       namespaces: dirs.filter((_, i) => kinds[i] === 'namespace'),
@@ -91,16 +92,14 @@ export class WarehouseLayout {
     };
   }
 
-  /** The metadata files when `tableDir` is a table, else undefined (`entries`: its listing, when known). */
-  private async tableFiles(tableDir: string, entries?: readonly DirEntry[]): Promise<TableFiles | undefined> {
-    if (entries && !hasDirectory({ dir: tableDir, entries }, 'metadata')) return undefined;
-    const dir = path.join(tableDir, 'metadata');
+  /** The metadata files of a table's `metadata/` folder `dir`; undefined when it holds none (no table). */
+  async tableFiles(dir: string): Promise<TableFiles | undefined> {
     const metadataEntries = await this.listOrUndefined(dir);
     if (!metadataEntries) return undefined;
     const metadataFiles = metadataEntries
       .filter((e) => e.kind === 'file' && e.name.endsWith(METADATA_SUFFIX) && !isHidden(e.name))
       .map((e) => e.name);
-    return metadataFiles.length > 0 ? { dir, metadataEntries, metadataFiles } : undefined;
+    return metadataFiles.length > 0 ? { dir, metadataFiles } : undefined;
   }
 
   /** A directory's entries; undefined when it is missing, not a directory or outside the warehouse. */

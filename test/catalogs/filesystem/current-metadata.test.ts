@@ -4,6 +4,7 @@ import {
   chooseCurrentMetadata,
   filesAfterHint,
   filesNamedByHint,
+  followHadoopHint,
   highestVersionFiles,
   metadataVersion,
 } from '../../../src/catalogs/filesystem/current-metadata.js';
@@ -45,6 +46,26 @@ t.test('a lagging hint is followed forward while the next version exists, as Had
   const sequenced = ['00001-a.metadata.json', '00002-b.metadata.json', '00003-c.metadata.json', '00003-d.metadata.json'];
   t.same(filesAfterHint('00001-a', sequenced), ['00003-c.metadata.json', '00003-d.metadata.json'], 'a stem hint follows its version number');
   t.same(filesAfterHint('00003-d', sequenced), ['00003-d.metadata.json'], 'a stem hint at the newest version names its own file');
+});
+
+t.test('a numeric hint is followed through v<N> files without a listing, as HadoopTableOperations.refresh does', async (t) => {
+  const follow = async (hint: string, files: string[]) => {
+    const asked: string[][] = [];
+    const found = await followHadoopHint(hint, async (names) => {
+      asked.push(names);
+      return names.filter((n) => files.includes(n));
+    });
+    return { found, asks: asked.length };
+  };
+  const run = Array.from({ length: 12 }, (_, i) => `v${i + 1}.metadata.json`);
+  t.same(await follow('12\n', run), { found: ['v12.metadata.json'], asks: 1 }, 'an up-to-date hint: one question');
+  t.same(await follow('v3', run), { found: ['v12.metadata.json'], asks: 4 }, 'a lagging hint follows every later version (2, then 4 at a time)');
+  t.same(await follow('2', ['v2.metadata.json', 'v3.gz.metadata.json', 'v3.metadata.json']), { found: ['v3.metadata.json', 'v3.gz.metadata.json'], asks: 2 }, 'both spellings of a version');
+  t.same(await follow('2', ['v1.metadata.json', 'v3.metadata.json']), { found: undefined, asks: 1 }, 'a hint naming no file: the caller lists');
+  t.same(await follow('00001-a', ['00001-a.metadata.json']), { found: undefined, asks: 0 }, 'a stem hint: the caller lists');
+  t.same(await follow('', run), { found: undefined, asks: 0 });
+  // what the listing decides from the same folder, for every hint above that finds a file
+  t.same(filesAfterHint('v3', run), ['v12.metadata.json']);
 });
 
 t.test('the highest version wins by number, not by text', async (t) => {

@@ -138,6 +138,27 @@ t.test('version-hint.text names where the search for the current metadata starts
   t.equal(await loadedTag(warehouse, 'stem'), 'stem', 'a hint may name a file stem');
 });
 
+t.test('one catalog follows a table as other writers move it: later versions, a dropped and recreated table, a version only listing finds', async (t) => {
+  const { warehouse } = tempWarehouse(t);
+  const dir = path.join(warehouse, 'db', 't');
+  writeFiles(dir, { 'metadata/v1.metadata.json': meta('v1'), 'metadata/version-hint.text': '1' });
+  const catalog = createFilesystemCatalog(catalogConfig(warehouse));
+  const tag = async () => (await catalog.loadTable({ namespace: ['db'], name: 't' })).metadata.properties['tag'];
+  t.equal(await tag(), 'v1');
+  // HadoopTableOperations' writer: the next versions, the hint rewritten after them (here not yet)
+  writeFiles(dir, { 'metadata/v2.metadata.json': meta('v2'), 'metadata/v3.metadata.json': meta('v3'), 'metadata/v4.metadata.json': meta('v4'), 'metadata/v5.metadata.json': meta('v5'), 'metadata/v6.metadata.json': meta('v6'), 'metadata/v7.gz.metadata.json': gzip(meta('v7')) });
+  t.equal(await tag(), 'v7', 'every later version followed, a gzip one included');
+  fs.rmSync(dir, { recursive: true });
+  t.equal(await errorCode(tag()), 'NO_SUCH_TABLE', 'a dropped table is gone at once');
+  writeFiles(dir, { 'metadata/v1.metadata.json': meta('new v1'), 'metadata/version-hint.text': '1' });
+  t.equal(await tag(), 'new v1', 'recreated: found from its own hint, not from the version the old table had reached');
+  fs.rmSync(path.join(dir, 'metadata', 'version-hint.text'));
+  writeFiles(dir, { 'metadata/00002-x.metadata.json': meta('sequenced v2') });
+  t.equal(await tag(), 'new v1', 'v2 is not a Hadoop file: the v1 found last still stands, as HadoopTableOperations would have it');
+  fs.rmSync(path.join(dir, 'metadata', 'v1.metadata.json'));
+  t.equal(await tag(), 'sequenced v2', 'with no v<N> file and no hint, the listing decides');
+});
+
 t.test('without a hint the highest version number wins; ties go to last-updated-ms', async (t) => {
   const { warehouse } = tempWarehouse(t);
   writeFiles(path.join(warehouse, 'db'), {
