@@ -2,3 +2,4 @@ export { createComputeCache, type ComputeCache, type ComputeCacheOptions, type C
 export { singleFlight, type SingleFlight, type SingleFlightOptions } from './single-flight.js';
 export type { FlightOptions } from './flights.js';
 export { createByteBudget, type ByteBudget } from './byte-budget.js';
+export { Turns } from './turns.js';

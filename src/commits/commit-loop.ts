@@ -19,8 +19,21 @@ export interface TableSwap {
   readonly next: TableMetadata;
 }
 
+/** Runs work on a set of keys one at a time per key, in arrival order (cache/turns.ts). */
+export interface CommitTurns {
+  run<T>(keys: readonly string[], work: () => Promise<T>): Promise<T>;
+}
+
 /** What a store does for a commit: read the tables fresh, and swap their current metadata. */
 export interface CommitStore {
+  /**
+   * The store's commits in this process, one at a time per table (the store keeps one for all of
+   * its commits). Of concurrent commits to one table at most one can win; in turn, the others
+   * read the winner's version and fail their requirements at once (an append's
+   * assert-ref-snapshot-id: 409, the client retries) instead of each building and writing a
+   * version that then loses the swap. Other processes are still decided by the swap.
+   */
+  readonly turns: CommitTurns;
   /** The table as it is now (never a reused resolution); undefined when it does not exist. */
   current(identifier: TableIdentifier): Promise<TableVersion | undefined>;
   /**
@@ -44,7 +57,12 @@ function creates(commit: TableCommit): boolean {
 }
 
 /** Commits every table of `commits` at once; the tables as committed, in order. */
-export async function commitTables(store: CommitStore, commits: readonly TableCommit[], clock: CommitClock, options: CommitOptions = {}): Promise<TableVersion[]> {
+export function commitTables(store: CommitStore, commits: readonly TableCommit[], clock: CommitClock, options: CommitOptions = {}): Promise<TableVersion[]> {
+  const tables = commits.map(({ identifier }) => JSON.stringify([...identifier.namespace, identifier.name]));
+  return store.turns.run(tables, () => attemptCommits(store, commits, clock, options));
+}
+
+async function attemptCommits(store: CommitStore, commits: readonly TableCommit[], clock: CommitClock, options: CommitOptions): Promise<TableVersion[]> {
   const attempts = options.attempts ?? 5;
   let pause = options.backoffMs ?? 100;
   for (let attempt = 1; ; attempt++) {

@@ -3,7 +3,7 @@
  * new tables, metadata file names), pure and free of files, SQL and HTTP. Stores call it.
  */
 export { SYSTEM_CLOCK, type CommitClock, type CreateTableRequest, type TableChange, type TableCommit, type TableVersion } from './api.js';
-export { commitTables, type CommitOptions, type CommitStore, type TableSwap } from './commit-loop.js';
+export { commitTables, type CommitOptions, type CommitStore, type CommitTurns, type TableSwap } from './commit-loop.js';
 export { checkRequirements, isCreate, parseRequirement, type TableRequirement } from './requirements.js';
 export type { TableUpdate, TableUpdateAction, UpdateOf } from './updates.js';
 export { parseUpdate } from './update-parse.js';

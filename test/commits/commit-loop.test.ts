@@ -1,5 +1,6 @@
 import t from 'tap';
-import { commitTables, parseRequirement, parseUpdate, type CommitStore, type TableChange, type TableVersion } from '../../src/commits/index.js';
+import { Turns } from '../../src/cache/index.js';
+import { commitTables, parseRequirement, parseUpdate, type CommitStore, type CommitTurns, type TableChange, type TableVersion } from '../../src/commits/index.js';
 import { fail, isIcefrontError } from '../../src/errors/index.js';
 import { parseTableMetadata, type TableIdentifier, type TableMetadata } from '../../src/iceberg/index.js';
 
@@ -33,6 +34,7 @@ function memoryStore(initial: TableMetadata | undefined, interfere?: (version: n
   let current: TableVersion | undefined = initial && { metadata: initial, metadataLocation: 'v1' };
   let n = 1;
   const store = {
+    turns: new Turns(),
     swaps: 0,
     version: () => current,
     current: async () => current,
@@ -69,6 +71,25 @@ t.test('a lost swap whose requirements no longer hold is a 409 at once, with no 
   const err = await commitTables(storeMoving, [{ identifier: ID, change: setProperty('mine', requirement) }], clock, { backoffMs: 3_600_000 }).catch((e: unknown) => e);
   t.ok(isIcefrontError(err, 'COMMIT_FAILED'), 'CommitFailed, without waiting out the back-off');
   t.equal(storeMoving.swaps, 1, 'never swapped again');
+});
+
+t.test('concurrent commits to one table in this process take turns: the one a winner outdated fails its requirements without writing', async (t) => {
+  const addColumn = (name: string): TableChange => ({
+    requirements: [parseRequirement({ type: 'assert-current-schema-id', 'current-schema-id': 0 }, 'requirements[0]')],
+    updates: [
+      parseUpdate({ action: 'add-schema', schema: { type: 'struct', 'schema-id': 1, fields: [{ id: 1, name: 'id', required: true, type: 'long' }, { id: 2, name, required: false, type: 'string' }] } }, 'updates[0]'),
+      parseUpdate({ action: 'set-current-schema', 'schema-id': -1 }, 'updates[1]'),
+    ],
+  });
+  const run = async (store: CommitStore & { swaps: number }) => {
+    const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((name) => commitTables(store, [{ identifier: ID, change: addColumn(name) }], clock, { backoffMs: 1 })));
+    return { won: outcomes.filter((o) => o.status === 'fulfilled').length, conflicts: outcomes.filter((o) => o.status === 'rejected' && isIcefrontError(o.reason, 'COMMIT_FAILED')).length, swaps: store.swaps };
+  };
+  t.same(await run(memoryStore(table())), { won: 1, conflicts: 2, swaps: 1 }, 'one swap: the others read the new schema and fail assert-current-schema-id');
+  // the same three commits with no turns (each runs at once): every one builds and swaps
+  const eager: CommitTurns = { run: (_keys, work) => work() };
+  const unordered = Object.assign(memoryStore(table()), { turns: eager });
+  t.same(await run(unordered), { won: 1, conflicts: 2, swaps: 3 }, 'without turns the losers each write a version that loses the swap');
 });
 
 t.test('nothing changed writes nothing; a commit to a missing table is NO_SUCH_TABLE; attempts run out as CommitFailed', async (t) => {

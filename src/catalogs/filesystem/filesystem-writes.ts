@@ -20,6 +20,7 @@ import {
   type TableSwap,
   type TableVersion,
 } from '../../commits/index.js';
+import { Turns } from '../../cache/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import { parseJson } from '../../json/index.js';
 import { metadataFileText, parseTableMetadata, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
@@ -60,8 +61,10 @@ export interface FilesystemTables {
 
 export class FilesystemWrites implements CatalogWrites {
   readonly supports = { namespaceProperties: true, renameTable: false, registerTable: true, transactions: false } as const;
-  /** Namespace property changes of this process, one at a time per namespace (read, change, write). */
-  private readonly namespaceTurns = new Map<string, Promise<void>>();
+  /** Namespace property changes of this process (read, change, write), one at a time per namespace. */
+  private readonly namespaceTurns = new Turns();
+  /** Commits of this process, one at a time per table (CommitStore.turns). */
+  private readonly commitTurns = new Turns();
 
   constructor(
     private readonly tables: FilesystemTables,
@@ -90,19 +93,13 @@ export class FilesystemWrites implements CatalogWrites {
 
   async updateNamespaceProperties(namespace: Namespace, updates: Readonly<Record<string, string>>, removals: readonly string[]): Promise<void> {
     checkNamespace(namespace, false);
-    const key = namespace.join('\0');
-    const before = this.namespaceTurns.get(key) ?? Promise.resolve();
-    const turn = before.then(async () => {
+    return this.namespaceTurns.run([JSON.stringify(namespace)], async () => {
       const dir = await this.tables.namespaceDirectory(namespace);
       const properties = await readNamespaceProperties(this.tables.io, dir);
       for (const k of removals) delete properties[k];
       Object.assign(properties, updates);
       await this.writer.replace(path.join(dir, NAMESPACE_PROPERTIES_FILE), Buffer.from(JSON.stringify(properties)));
     });
-    const settled = turn.catch(() => undefined);
-    this.namespaceTurns.set(key, settled);
-    void settled.then(() => this.namespaceTurns.get(key) === settled && this.namespaceTurns.delete(key));
-    return turn;
   }
 
   async createTable(namespace: Namespace, request: CreateTableRequest): Promise<LoadedTable | StagedTable> {
@@ -156,7 +153,11 @@ export class FilesystemWrites implements CatalogWrites {
     if (commits.length !== 1) throw fail('UNSUPPORTED_OPERATION', 'A filesystem catalog commits one table at a time: it cannot make several tables change at once');
     for (const { identifier } of commits) checkIdentifier(identifier);
     // every version the loop hands back is one of these (read by `find` or written by `swapOne`)
-    const store: CommitStore = { current: (identifier) => this.tables.find(identifier), swap: (swaps) => this.swapOne(swaps[0]!, 'commit') };
+    const store: CommitStore = {
+      turns: this.commitTurns,
+      current: (identifier) => this.tables.find(identifier),
+      swap: (swaps) => this.swapOne(swaps[0]!, 'commit'),
+    };
     const versions = (await commitTables(store, commits, this.clock)) as TableFile[];
     return commits.map((c, i) => this.tables.loaded(c.identifier, versions[i]!));
   }

@@ -20,6 +20,7 @@ import {
   type TableSwap,
   type TableVersion,
 } from '../../commits/index.js';
+import { Turns } from '../../cache/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import { metadataFileText, parseTableMetadata, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
 import { normalizeLocation, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
@@ -61,6 +62,8 @@ class SqlCatalog implements Catalog, CatalogWrites {
   private readonly reader: MetadataReader;
   private readonly clock: CommitClock;
   private readonly sqlViews: SqlViews;
+  /** Commits of this process, one at a time per table (CommitStore.turns); other replicas meet at the database. */
+  private readonly commitTurns = new Turns();
   /** Whether the database keeps views (schema V1), known once the store is open. */
   private viewsSupported: boolean | undefined;
 
@@ -215,7 +218,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
   }
 
   async commit(commits: readonly TableCommit[]): Promise<LoadedTable[]> {
-    const store: CommitStore = { current: (identifier) => this.current(identifier), swap: (swaps) => this.swap(swaps) };
+    const store: CommitStore = { turns: this.commitTurns, current: (identifier) => this.current(identifier), swap: (swaps) => this.swap(swaps) };
     const versions = await commitTables(store, commits, this.clock);
     return commits.map((c, i) => this.loaded(c.identifier, versions[i]!));
   }
