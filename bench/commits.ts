@@ -37,7 +37,8 @@
  * package and function, inclusive time of Icefront's functions; the .cpuprofile file stays in
  * bench/.work/commits-prof/). Needs a build (`npm run build`) and the interop toolchain
  * (`bash tools/interop/setup.sh`, run here when needed) for the fixture; BENCH_COMMITS_JVM_OPTS
- * are the fixture's JVM options (default none).
+ * are the fixture's JVM options (default none); BENCH_COMMITS_KINDS (filesystem,sqlite,postgres: all)
+ * names the Icefront kinds measured.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -201,7 +202,8 @@ async function main(): Promise<void> {
   if (pgMissing) console.log(`commits: sql on PostgreSQL skipped: ${pgMissing}`);
   const pg = pgMissing ? undefined : await startPostgres();
   const pgUri = pg?.uri();
-  const kinds: IcefrontKind[] = pg ? ['filesystem', 'sqlite', 'postgres'] : ['filesystem', 'sqlite'];
+  const only = process.env['BENCH_COMMITS_KINDS']?.split(',');
+  const kinds = (['filesystem', 'sqlite', 'postgres'] as const).filter((k) => (k !== 'postgres' || pg) && (!only || only.includes(k)));
   let fixture: RestFixture | undefined;
   const targets: Target[] = [];
   try {
