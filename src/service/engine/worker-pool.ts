@@ -14,6 +14,7 @@
 import os from 'node:os';
 import { LRUCache } from 'lru-cache';
 import { Worker } from 'node:worker_threads';
+import { createComputeCache } from '../../cache/index.js';
 import { fail } from '../../errors/index.js';
 import { tableMetadataToJson, type TableMetadata } from '../../iceberg/index.js';
 import { stringifyJson } from '../../json/index.js';
@@ -21,6 +22,8 @@ import { traceContext, type Logger, type Metrics, type TraceContext } from '../.
 import type { PlanStats, RangeToRead } from '../../planner/index.js';
 import type { SizedManifest } from './batches.js';
 import { encodePlanTaskRuns, shareOf, type PlanEngine, type PlanJob, type PlanShare, type PlanTable, type SizedPlan, type WrittenTasks } from './plan-engine.js';
+import { REMOTE_FILES_SHARE } from './planning-caches.js';
+import { keepRemoteBytes } from './remote-bytes.js';
 import { scanOf } from './scan-codec.js';
 import { errorFromWire, errorToWire, type Call, type Done, type FromWorker, type Job, type WorkerReport } from './worker-protocol.js';
 
@@ -243,6 +246,8 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
   const threads = threadsOf(count);
   const engineId = nextEngine++;
   const cacheBytes = Math.floor(options.cacheBytes / count);
+  // the workers' reads of remote files, answered here (planning-caches.ts: the main thread's share)
+  const remoteBytes = createComputeCache<Buffer>({ name: 'remote-files', maxBytes: Math.floor(options.cacheBytes * REMOTE_FILES_SHARE), sizeOf: (b) => b.length, ...(options.metrics && { metrics: options.metrics.cache }) });
 
   // Cache gauges are per worker; the metric is their sum.
   const gauges = new Map<string, { bytes: number[]; inFlight: number[]; budget: number[] }>();
@@ -296,7 +301,8 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
   let closed = false;
   async function run<T>(slot: number, job: PlanJob, extra: Pick<Job, 'op'> & Record<string, unknown>): Promise<T> {
     if (closed) throw fail('SHUTTING_DOWN', 'Planning has stopped: the server is shutting down');
-    const context: JobContext = { table: job.table, onContradiction: job.onContradiction, onReport, metadataText, logger: options.logger };
+    const table = { ...job.table, io: keepRemoteBytes(job.table.io, job.prefix, remoteBytes) };
+    const context: JobContext = { table, onContradiction: job.onContradiction, onReport, metadataText, logger: options.logger };
     const done = await threads[slot]!.run({ ...body(job), ...extra } as JobBody, context);
     if (done.error) throw errorFromWire(done.error, 'planning worker');
     return done.value as T;
