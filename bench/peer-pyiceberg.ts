@@ -11,8 +11,17 @@ export interface PyicebergPlanning {
   readonly files: number;
 }
 
+export interface PyicebergScan {
+  /** Who plans (pyiceberg's scan-planning-mode): the server (default) or pyiceberg itself. */
+  readonly planning?: 'server' | 'client';
+  /** Further catalog properties (e.g. s3.* for a table on S3). */
+  readonly properties?: Readonly<Record<string, string>>;
+  /** The scan's row_filter, in pyiceberg's expression syntax. */
+  readonly filter?: string;
+}
+
 export interface PyicebergPlanner {
-  plan(uri: string, warehouse: string, table: string): Promise<PyicebergPlanning>;
+  plan(uri: string, warehouse: string | undefined, table: string, scan?: PyicebergScan): Promise<PyicebergPlanning>;
   close(): Promise<void>;
 }
 
@@ -21,7 +30,8 @@ const SCRIPT = path.resolve(import.meta.dirname, 'peer_pyiceberg.py');
 export function startPyicebergPlanner(env: InteropEnv): PyicebergPlanner {
   const child = startJsonLinesChild(env.python, SCRIPT, {});
   return {
-    plan: (uri, warehouse, table) => child.ask<PyicebergPlanning>({ uri, warehouse, table }, `pyiceberg planning ${table} via ${uri}`),
+    plan: (uri, warehouse, table, scan = {}) =>
+      child.ask<PyicebergPlanning>({ uri, warehouse, table, ...scan }, `pyiceberg planning ${table} via ${uri} (${scan.planning ?? 'server'}${scan.filter ? `, ${scan.filter}` : ''})`),
     close: () => child.close(),
   };
 }
