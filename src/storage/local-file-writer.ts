@@ -3,37 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fail, isIcefrontError } from '../errors/index.js';
 import { normalizeLocation } from './location.js';
+import type { FileWriter } from './file-writer.js';
 import { isMissing, outside, WarehouseRoots } from './warehouse-roots.js';
 
 /**
- * How a catalog Icefront keeps itself writes its metadata on a local disk. Every location
- * (`/abs`, `file:/abs`, `file:///abs`) must lie inside the writer's roots, lexically and after
- * symlinks, as reads must (warehouse-roots.ts). Failures: PATH_OUTSIDE_WAREHOUSE, STORAGE_FAILURE.
+ * How a catalog Icefront keeps itself writes its metadata on a local disk (FileWriter,
+ * file-writer.ts). Every location (`/abs`, `file:/abs`, `file:///abs`) must lie inside the
+ * writer's roots, lexically and after symlinks, as reads must (warehouse-roots.ts). A new file is
+ * written to a temporary file and flushed first, then linked into place (link(2) never replaces),
+ * so a racing writer of the same name loses cleanly and a reader never sees a part-written file
+ * (issue #40: HadoopCatalog's atomic version step); `replace` renames a temporary file over the
+ * old one.
  */
-export interface FileWriter {
-  /**
-   * Creates `location` holding `bytes`, unless a file is already there: then nothing changes and
-   * the answer is false. The bytes are written to a temporary file and flushed first, then linked
-   * into place (link(2) never replaces), so a racing writer of the same name loses cleanly and a
-   * reader never sees a part-written file (issue #40: HadoopCatalog's atomic version step).
-   */
-  createExclusive(location: string, bytes: Uint8Array): Promise<boolean>;
-  /**
-   * Writes `location` whole, replacing what is there atomically (temporary file, then rename(2)).
-   * `durable: false` skips the flushes, for a file that only speeds readers up and that a crash
-   * may leave old or empty (HadoopCatalog's version hint: readers look past it).
-   */
-  replace(location: string, bytes: Uint8Array, options?: { readonly durable?: boolean }): Promise<void>;
-  /** Removes a file; one already gone is not an error. */
-  deleteFile(location: string): Promise<void>;
-  /** Creates a directory (and its parents); false when it already existed. */
-  makeDirectory(location: string): Promise<boolean>;
-  /** Removes an empty directory; false when it holds anything (nothing is removed). */
-  removeEmptyDirectory(location: string): Promise<boolean>;
-  /** Removes a directory and everything below it; one already gone is not an error. */
-  removeTree(location: string): Promise<void>;
-}
-
 export function createLocalFileWriter(roots: readonly string[]): FileWriter {
   return new LocalFileWriter(new WarehouseRoots(roots));
 }

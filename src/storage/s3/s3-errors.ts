@@ -4,21 +4,24 @@
  */
 import { fail, type IcefrontError } from '../../errors/index.js';
 
+/** What a failed request was doing, as its message says. */
+export type S3Action = 'read' | 'write';
+
 /** The largest error body read to find its `<Code>`. */
 const ERROR_BODY_LIMIT = 8 * 1024;
 
 /** An IcefrontError for a response that is not a success. */
-export async function responseError(location: string, res: Response): Promise<IcefrontError> {
+export async function responseError(location: string, res: Response, action: S3Action = 'read'): Promise<IcefrontError> {
   const code = await errorCode(res);
   if (res.status === 404) return fail('FILE_NOT_FOUND', `File not found: ${location}`);
   if (res.status === 401 || res.status === 403) return fail('FORBIDDEN', `Access denied to ${location}`);
-  return fail('STORAGE_FAILURE', `Cannot read ${location} (HTTP ${res.status}${code ? ` ${code}` : ''})`);
+  return fail('STORAGE_FAILURE', `Cannot ${action} ${location} (HTTP ${res.status}${code ? ` ${code}` : ''})`);
 }
 
 /** An IcefrontError for a request that got no response: timeout, refused, reset, DNS. */
-export function transportError(location: string, err: unknown, timedOutAfterMs: number | undefined): IcefrontError {
-  if (timedOutAfterMs !== undefined) return fail('STORAGE_FAILURE', `Cannot read ${location} (timed out after ${timedOutAfterMs} ms)`, err);
-  return fail('STORAGE_FAILURE', `Cannot read ${location} (${networkCode(err)})`, err);
+export function transportError(location: string, err: unknown, timedOutAfterMs: number | undefined, action: S3Action = 'read'): IcefrontError {
+  if (timedOutAfterMs !== undefined) return fail('STORAGE_FAILURE', `Cannot ${action} ${location} (timed out after ${timedOutAfterMs} ms)`, err);
+  return fail('STORAGE_FAILURE', `Cannot ${action} ${location} (${networkCode(err)})`, err);
 }
 
 /** The S3 `<Code>` of an XML error body (HEAD responses have none); the body is always released. */

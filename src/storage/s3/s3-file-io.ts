@@ -5,10 +5,10 @@
 import { fail } from '../../errors/index.js';
 import type { DirEntry, FileIO, FileStat } from '../file-io.js';
 import { contentLength, contentRangeStart, readSlice } from './s3-body.js';
-import { parseListPage } from './s3-list.js';
+import { listPages } from './s3-list.js';
 import { parseS3Location } from './s3-location.js';
 import { S3Transport, type S3Credentials } from './s3-transport.js';
-import { encodeSegment, s3UrlBuilder, type S3UrlBuilder } from './s3-url.js';
+import { s3UrlBuilder, type S3UrlBuilder } from './s3-url.js';
 
 export interface S3FileIOOptions {
   /** Base URL of an S3-compatible service (`http://host:9000`); AWS's regional endpoint when absent. */
@@ -31,6 +31,12 @@ export const DEFAULT_S3_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRIES = 2;
 
 export function createS3FileIO(options: S3FileIOOptions): FileIO {
+  const { urls, transport } = s3Connection(options);
+  return new S3FileIO(urls, transport);
+}
+
+/** The URLs and the signed transport `options` describe, checked (CONFIG_INVALID); the S3 FileIO's and FileWriter's. */
+export function s3Connection(options: S3FileIOOptions): { readonly urls: S3UrlBuilder; readonly transport: S3Transport } {
   const timeoutMs = options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS;
   const retries = options.retries ?? DEFAULT_RETRIES;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw fail('CONFIG_INVALID', 'S3 timeoutMs must be a positive integer');
@@ -45,7 +51,7 @@ export function createS3FileIO(options: S3FileIOOptions): FileIO {
     timeoutMs,
     retries,
   });
-  return new S3FileIO(s3UrlBuilder(options), transport);
+  return { urls: s3UrlBuilder(options), transport };
 }
 
 class S3FileIO implements FileIO {
@@ -106,12 +112,7 @@ class S3FileIO implements FileIO {
     const entries: DirEntry[] = [];
     // the bucket root is a folder even when empty; below it, only what has keys under it
     let isFolder = prefix === '';
-    let token: string | undefined;
-    do {
-      const query = `list-type=2&delimiter=%2F&prefix=${encodeSegment(prefix)}${token === undefined ? '' : `&continuation-token=${encodeSegment(token)}`}`;
-      const page = await this.transport.exchange({ method: 'GET', url: this.urls.bucketUrl(bucket, query), location }, async (res) =>
-        parseListPage(await res.text()),
-      );
+    for await (const page of listPages(this.transport, this.urls, { bucket, prefix, delimiter: '/', location })) {
       for (const k of page.keys) {
         isFolder = true; // any key under the prefix makes it a folder, a bare folder marker included
         if (k.startsWith(prefix) && k.length > prefix.length) entries.push({ name: k.slice(prefix.length), kind: 'file' });
@@ -121,10 +122,7 @@ class S3FileIO implements FileIO {
         isFolder = true;
         if (name !== '') entries.push({ name, kind: 'directory' });
       }
-      if (page.truncated && (page.nextToken === undefined || page.nextToken === token))
-        throw fail('STORAGE_FAILURE', `Cannot list ${location} (truncated listing without a new continuation token)`);
-      token = page.truncated ? page.nextToken : undefined;
-    } while (token !== undefined);
+    }
     if (!isFolder) throw fail('FILE_NOT_FOUND', `File not found: ${location}`);
     // a store with no directories answers a few names from the listing (FileIO.list)
     const wanted = names && new Set(names);

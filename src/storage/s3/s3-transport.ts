@@ -1,10 +1,14 @@
 /**
  * One signed S3 request: SigV4 through aws4fetch, a deadline covering the response body too,
  * and a few retries of what S3 documents as transient (5xx, 429 SlowDown, dropped connections).
+ * A request that is not idempotent (a conditional PUT) is tried again only after an answer that
+ * says it was not carried out (429, 503 SlowDown): after a dropped connection or another 5xx it
+ * may have been, and a second attempt would answer for the first.
  */
+import { createHash } from 'node:crypto';
 import { AwsV4Signer } from 'aws4fetch';
 import { isIcefrontError } from '../../errors/index.js';
-import { responseError, transportError } from './s3-errors.js';
+import { responseError, transportError, type S3Action } from './s3-errors.js';
 
 export interface S3Credentials {
   readonly accessKeyId: string;
@@ -24,13 +28,19 @@ export interface S3TransportOptions {
 }
 
 export interface S3Request {
-  readonly method: 'GET' | 'HEAD';
+  readonly method: 'GET' | 'HEAD' | 'PUT' | 'DELETE' | 'POST';
   readonly url: string;
-  /** The location being read: the only thing errors name. */
+  /** The location being read or written: the only thing errors name. */
   readonly location: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The request body (PUT, POST); its SHA-256 is signed (x-amz-content-sha256), so S3 refuses altered bytes. */
+  readonly body?: Uint8Array;
   /** Statuses besides 2xx handed to `handle` instead of failing (e.g. 416 for a range). */
   readonly accept?: readonly number[];
+  /** What failures say was being done (default `read`). */
+  readonly action?: S3Action;
+  /** False for a request a repetition could answer differently (a conditional PUT); see above. Default true. */
+  readonly idempotent?: boolean;
 }
 
 const RETRY_BASE_MS = 50;
@@ -44,29 +54,38 @@ export class S3Transport {
   /** Send `request` and hand the response to `handle` (which reads its body) within the deadline. */
   async exchange<T>(request: S3Request, handle: (res: Response) => Promise<T>): Promise<T> {
     const { timeoutMs, retries } = this.options;
+    const idempotent = request.idempotent !== false;
+    const action = request.action ?? 'read';
     for (let attempt = 0; ; attempt++) {
       const signal = AbortSignal.timeout(timeoutMs);
       try {
         const init = await this.sign(request);
-        const res = await this.options.fetch(init.url, { method: request.method, headers: init.headers, signal, redirect: 'manual' });
-        if (isTransientStatus(res.status) && attempt < retries) {
+        const res = await this.options.fetch(init.url, {
+          method: request.method,
+          headers: init.headers,
+          ...(request.body && { body: request.body as Uint8Array<ArrayBuffer> }),
+          signal,
+          redirect: 'manual',
+        });
+        if (isTransientStatus(res.status) && attempt < retries && (idempotent || isNotCarriedOut(res.status))) {
           await res.body?.cancel().catch(() => undefined);
           await backoff(attempt);
           continue;
         }
         if ((res.status >= 200 && res.status < 300) || request.accept?.includes(res.status)) return await handle(res);
-        throw await responseError(request.location, res);
+        throw await responseError(request.location, res, action);
       } catch (err) {
         if (isIcefrontError(err)) throw err;
-        if (signal.aborted) throw transportError(request.location, err, timeoutMs);
-        if (attempt >= retries) throw transportError(request.location, err, undefined);
+        if (signal.aborted) throw transportError(request.location, err, timeoutMs, action);
+        if (attempt >= retries || !idempotent) throw transportError(request.location, err, undefined, action);
         await backoff(attempt);
       }
     }
   }
 
   private async sign(request: S3Request): Promise<{ url: string; headers: Record<string, string> }> {
-    const headers = { ...request.headers };
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.body) headers['x-amz-content-sha256'] = createHash('sha256').update(request.body).digest('hex');
     const credentials = this.options.credentials;
     if (!credentials) return { url: request.url, headers };
     const signer = new AwsV4Signer({
@@ -92,6 +111,11 @@ export class S3Transport {
 /** S3's transient statuses: 500 InternalError, 502, 503 SlowDown, 504, and 429 throttling. */
 function isTransientStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status !== 501);
+}
+
+/** 429 and 503 SlowDown: S3 turned the request away before carrying it out. */
+function isNotCarriedOut(status: number): boolean {
+  return status === 429 || status === 503;
 }
 
 function backoff(attempt: number): Promise<void> {

@@ -18,6 +18,22 @@ export const S3_PROPERTIES = {
   clientRegion: 'client.region',
 } as const;
 
+/**
+ * What a client needs besides credentials to reach a table's files on S3 as Icefront does, for a
+ * LoadTableResult's `config` (REST spec: "config: table-specific configuration overriding
+ * catalog configuration"): the endpoint, path-style addressing (when on) and the region, under
+ * Iceberg Java's names (s3.endpoint, s3.path-style-access, client.region) and pyiceberg's
+ * (s3.region). Never a credential: Icefront vends none, clients bring their own.
+ */
+export function s3ClientProperties(settings: S3StorageConfig): Record<string, string> {
+  return {
+    ...(settings.endpoint !== undefined && { [S3_PROPERTIES.endpoint]: settings.endpoint }),
+    ...(settings.pathStyle && { [S3_PROPERTIES.pathStyle]: 'true' }),
+    [S3_PROPERTIES.region]: settings.region,
+    [S3_PROPERTIES.clientRegion]: settings.region,
+  };
+}
+
 /** The region used when neither the table config nor the catalog names one. */
 export const DEFAULT_S3_REGION = 'us-east-1';
 
