@@ -9,8 +9,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ByteBudget } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, createSqlCatalog, openSqlStore, type Catalog } from './catalogs/index.js';
 import type { CatalogConfig, RestCatalogConfig, SqlCatalogConfig } from './config/index.js';
+import { fail } from './errors/index.js';
 import type { Logger, Tracing, UpstreamObserver } from './observability/index.js';
-import { createLocalFileIO, createLocalFileWriter } from './storage/index.js';
+import { createLocalFileIO, createLocalFileWriter, createS3FileIO, createS3FileWriter, s3ClientProperties, s3OptionsFromTableConfig } from './storage/index.js';
 import type { UpstreamCatalog } from './service/index.js';
 
 export interface CatalogSet {
@@ -82,17 +83,27 @@ function ownCatalog(config: Exclude<CatalogConfig, RestCatalogConfig>): Catalog 
 }
 
 function sqlCatalog(config: SqlCatalogConfig): Catalog {
-  const roots = [config.warehouseDir, ...config.locations.map((l) => l.dir)];
+  const open = () => openSqlStore({ uri: config.uri, catalogName: config.catalogName, ...(config.schemaVersion && { schemaVersion: config.schemaVersion }) });
+  const common = { name: config.name, warehouseLocation: config.warehouseLocation, planning: config.planning === 'on', readOnly: config.readOnly === true };
+  if (config.s3) {
+    // an S3 warehouse (issue #40 item 3): read anywhere on S3 with the catalog's settings, write below the warehouse only
+    const options = s3OptionsFromTableConfig({}, config.s3);
+    return createSqlCatalog({
+      ...common,
+      store: open(),
+      io: createS3FileIO(options),
+      writer: createS3FileWriter({ ...options, roots: [config.warehouseLocation] }),
+      s3TableConfig: s3ClientProperties(config.s3),
+    });
+  }
+  const warehouseDir = config.warehouseDir;
+  if (warehouseDir === undefined) throw fail('CONFIG_INVALID', `Catalog "${config.name}": a sql catalog needs a local warehouse folder or storage.s3`);
+  const roots = [warehouseDir, ...config.locations.map((l) => l.dir)];
   return createSqlCatalog({
-    name: config.name,
-    warehouseLocation: config.warehouseLocation,
-    planning: config.planning === 'on',
-    readOnly: config.readOnly === true,
+    ...common,
     // the warehouse folder is made first: writes are confined to it, and it must exist to be a root
-    store: fs.promises
-      .mkdir(config.warehouseDir, { recursive: true })
-      .then(() => openSqlStore({ uri: config.uri, catalogName: config.catalogName, ...(config.schemaVersion && { schemaVersion: config.schemaVersion }) })),
-    io: createLocalFileIO({ roots: [config.warehouseDir], remaps: config.locations }),
+    store: fs.promises.mkdir(warehouseDir, { recursive: true }).then(open),
+    io: createLocalFileIO({ roots: [warehouseDir], remaps: config.locations }),
     writer: createLocalFileWriter(roots),
   });
 }

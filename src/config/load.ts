@@ -9,7 +9,7 @@ import { substituteEnv } from './env.js';
 import { Problems, type Report } from './problems.js';
 import { misplacedUnderCatalogs, schemaProblems } from './schema-errors.js';
 import { CONFIG_SCHEMA } from './schema.js';
-import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, SqlCatalogConfig, UpstreamAuth } from './types.js';
+import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, S3StorageConfig, SqlCatalogConfig, UpstreamAuth } from './types.js';
 
 export const DEFAULTS = {
   host: '127.0.0.1',
@@ -82,7 +82,13 @@ function parse(text: string, source: string, env: NodeJS.ProcessEnv): { config: 
     }
   }
   problems.throwIfAny();
-  const config = build(data as RawConfig, source, problems.key);
+  // a key a check below finds missing because its whole value was an unset ${VAR} is told as such
+  const report: Report = (keyPath, message) => {
+    const unset = vars.unset.get(JSON.stringify(keyPath.map(String)));
+    if (unset) problems.at(unset.node, `${keyPath.join('.')}: environment variable ${unset.variable} is not set`);
+    else problems.key(keyPath, message);
+  };
+  const config = build(data as RawConfig, source, report);
   problems.throwIfAny();
   return { config, problems };
 }
@@ -185,6 +191,16 @@ interface RawSqlCatalog {
   planning?: string | boolean;
   'read-only'?: boolean;
   'schema-version'?: 'V0' | 'V1';
+  storage?: { s3?: RawS3Storage };
+}
+
+interface RawS3Storage {
+  endpoint?: string;
+  region?: string;
+  'path-style'?: boolean;
+  'access-key-id'?: string;
+  'secret-access-key'?: string;
+  'session-token'?: string;
 }
 
 interface RawRestCatalog {
@@ -196,7 +212,7 @@ interface RawRestCatalog {
   timeouts?: { 'connect-ms'?: number; 'request-ms'?: number };
   limits?: { 'config-bytes'?: number; 'load-table-bytes'?: number; 'max-in-flight'?: number; 'max-queued'?: number };
   storage?: {
-    s3?: { endpoint?: string; region?: string; 'path-style'?: boolean; 'access-key-id'?: string; 'secret-access-key'?: string; 'session-token'?: string };
+    s3?: RawS3Storage;
     local?: { roots: string[]; locations?: Record<string, string> };
   };
 }
@@ -208,21 +224,61 @@ function remapsOf(locations: Record<string, string> | undefined, base: string): 
     .sort((a, b) => b.prefix.length - a.prefix.length);
 }
 
-function buildSql(name: string, c: RawSqlCatalog, base: string): SqlCatalogConfig {
-  // a bare path is a folder relative to the config file; `file:` URIs are taken as they are
+function buildSql(name: string, c: RawSqlCatalog, base: string, report: Report): SqlCatalogConfig {
   const raw = c['warehouse-location'];
-  const warehouseDir = raw.startsWith('file:') ? fileURLToPath(new URL(raw.replace(/^file:(?!\/\/)/, 'file://'))) : path.resolve(base, raw);
-  return Object.freeze({
+  const common = {
     type: 'sql',
     name,
     uri: c.uri.startsWith('sqlite:') && !c.uri.startsWith('sqlite::memory:') ? sqliteUri(c.uri, base) : c.uri,
     catalogName: c['catalog-name'] ?? name,
-    warehouseLocation: pathToFileURL(warehouseDir).href.replace(/\/+$/, ''),
-    warehouseDir,
-    locations: Object.freeze(remapsOf(c.locations, base)),
     planning: c.planning === 'off' || c.planning === false ? 'off' : 'on',
     ...(c['read-only'] === true && { readOnly: true }),
     ...(c['schema-version'] && { schemaVersion: c['schema-version'] }),
+  } as const;
+  const at = (...keys: string[]) => ['catalogs', name, ...keys];
+  if (/^s3[an]?:\/\//i.test(raw)) {
+    // issue #40 item 3: an S3 warehouse, reached with `storage.s3` (as a `rest` catalog's tables are)
+    const s3 = c.storage?.s3;
+    const key = raw.replace(/^s3[an]?:\/\/[^/]*\/?/i, '');
+    if (key.split('/').some((segment) => segment === '.' || segment === '..')) report(at('warehouse-location'), 'an S3 key prefix cannot hold . or .. segments');
+    if (c.locations) report(at('locations'), 'remaps locations to local folders; a catalog whose warehouse-location is on S3 reads and writes S3 only');
+    // createS3FileIO signs with the credentials it is given and looks for none elsewhere (no
+    // environment, profile or instance role): without them every request is anonymous
+    const keyId = s3?.['access-key-id'];
+    const secret = s3?.['secret-access-key'];
+    if (!keyId !== !secret) report(at('storage', 's3', keyId ? 'secret-access-key' : 'access-key-id'), `is required with ${keyId ? 'access-key-id' : 'secret-access-key'} (or give neither: anonymous requests)`);
+    else if (!keyId && c['read-only'] !== true)
+      report(
+        at('storage', 's3', 'access-key-id'),
+        `catalog "${name}" writes its metadata files to ${raw}: give storage.s3.access-key-id and secret-access-key (e.g. "\${AWS_ACCESS_KEY_ID}"); only a read-only catalog may read S3 anonymously`,
+      );
+    return Object.freeze({
+      ...common,
+      warehouseLocation: raw.replace(/\/+$/, ''),
+      locations: Object.freeze([]),
+      s3: buildS3Storage(s3 ?? {}),
+    });
+  }
+  if (c.storage?.s3) report(at('storage', 's3'), 'is for a warehouse-location on S3 (s3://bucket/prefix); this catalog writes to a local folder');
+  // a bare path is a folder relative to the config file; `file:` URIs are taken as they are
+  const warehouseDir = raw.startsWith('file:') ? fileURLToPath(new URL(raw.replace(/^file:(?!\/\/)/, 'file://'))) : path.resolve(base, raw);
+  return Object.freeze({
+    ...common,
+    warehouseLocation: pathToFileURL(warehouseDir).href.replace(/\/+$/, ''),
+    warehouseDir,
+    locations: Object.freeze(remapsOf(c.locations, base)),
+  });
+}
+
+/** `storage.s3` of a `rest` or `sql` catalog: region us-east-1 and virtual-hosted addressing unless given. */
+function buildS3Storage(s3: RawS3Storage): S3StorageConfig {
+  return Object.freeze({
+    region: s3.region ?? 'us-east-1',
+    pathStyle: s3['path-style'] ?? false,
+    ...(s3.endpoint && { endpoint: s3.endpoint }),
+    ...(s3['access-key-id'] && { accessKeyId: s3['access-key-id'] }),
+    ...(s3['secret-access-key'] && { secretAccessKey: s3['secret-access-key'] }),
+    ...(s3['session-token'] && { sessionToken: s3['session-token'] }),
   });
 }
 
@@ -243,16 +299,7 @@ function buildRest(name: string, c: RawRestCatalog, base: string): RestCatalogCo
   const s3 = c.storage?.s3;
   const local = c.storage?.local;
   const storage = {
-    ...(s3 && {
-      s3: Object.freeze({
-        region: s3.region ?? 'us-east-1',
-        pathStyle: s3['path-style'] ?? false,
-        ...(s3.endpoint && { endpoint: s3.endpoint }),
-        ...(s3['access-key-id'] && { accessKeyId: s3['access-key-id'] }),
-        ...(s3['secret-access-key'] && { secretAccessKey: s3['secret-access-key'] }),
-        ...(s3['session-token'] && { sessionToken: s3['session-token'] }),
-      }),
-    }),
+    ...(s3 && { s3: buildS3Storage(s3) }),
     ...(local && {
       local: Object.freeze({
         roots: Object.freeze(local.roots.map((r) => path.resolve(base, r))),
@@ -290,7 +337,7 @@ function build(raw: RawConfig, source: string, report: Report): Config {
       continue;
     }
     if (c.type === 'sql') {
-      catalogs.set(name, buildSql(name, c, base));
+      catalogs.set(name, buildSql(name, c, base, report));
       continue;
     }
     const locations = remapsOf(c.locations, base);

@@ -25,6 +25,20 @@ const filesystemCatalog = {
   },
 } as const;
 
+/** `storage.s3`: how Icefront reaches S3 (a `rest` catalog's tables when it plans; a `sql` catalog's S3 warehouse). */
+const s3Storage = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    endpoint: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    region: { type: 'string', minLength: 1 },
+    'path-style': { type: 'boolean' },
+    'access-key-id': { type: 'string', minLength: 1 },
+    'secret-access-key': { type: 'string', minLength: 1 },
+    'session-token': { type: 'string', minLength: 1 },
+  },
+} as const;
+
 const sqlCatalog = {
   type: 'object',
   additionalProperties: false,
@@ -36,8 +50,8 @@ const sqlCatalog = {
     'warehouse-location': {
       type: 'string',
       minLength: 1,
-      pattern: '^(file:|[^:]*$)',
-      description: 'must be a local folder (a path, or a file: URI): Icefront writes metadata files to local disk only, not yet to s3:// or other stores',
+      pattern: '^(file:|s3[an]?://[^/\\s?#@]+(/\\S*)?$|[^:]*$)',
+      description: 'must be a local folder (a path, or a file: URI) or s3://bucket/prefix: Icefront writes metadata files to local disk or S3 only',
     },
     locations: {
       type: 'object',
@@ -47,6 +61,7 @@ const sqlCatalog = {
     planning: { enum: ['on', 'off', true, false] },
     'read-only': { type: 'boolean' },
     'schema-version': { enum: ['V0', 'V1'] },
+    storage: { type: 'object', additionalProperties: false, properties: { s3: s3Storage } },
   },
 } as const;
 
@@ -110,18 +125,7 @@ const restCatalog = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        s3: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            endpoint: { type: 'string', pattern: '^https?://[^\\s]+$' },
-            region: { type: 'string', minLength: 1 },
-            'path-style': { type: 'boolean' },
-            'access-key-id': { type: 'string', minLength: 1 },
-            'secret-access-key': { type: 'string', minLength: 1 },
-            'session-token': { type: 'string', minLength: 1 },
-          },
-        },
+        s3: s3Storage,
         local: {
           type: 'object',
           additionalProperties: false,

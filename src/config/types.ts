@@ -64,7 +64,11 @@ export type UpstreamAuth =
       readonly scope?: string;
     };
 
-/** Static S3 settings for reading an upstream's metadata when planning locally. */
+/**
+ * Static S3 settings (`storage.s3`): a `rest` catalog's, for reading an upstream's tables when
+ * planning locally; a `sql` catalog's, for its S3 warehouse. Without an access key every request
+ * is anonymous (nothing is looked up elsewhere).
+ */
 export interface S3StorageConfig {
   readonly endpoint?: string;
   readonly region: string;
@@ -117,11 +121,24 @@ export interface SqlCatalogConfig {
   readonly uri: string;
   /** The `catalog_name` column (default: the catalog's key). */
   readonly catalogName: string;
-  /** Where new tables go: a local folder as `file:/abs` (created if missing). */
+  /**
+   * Where new tables go: a local folder as `file:/abs` (created if missing), or `s3://bucket/prefix`
+   * (`s3a://`, `s3n://` as written), without a trailing slash.
+   */
   readonly warehouseLocation: string;
-  /** The warehouse folder, absolute: metadata and data are read and written below it and the remap dirs. */
-  readonly warehouseDir: string;
+  /**
+   * A local warehouse's folder, absolute: metadata and data are read and written below it and the
+   * remap dirs. Absent when the warehouse is on S3.
+   */
+  readonly warehouseDir?: string;
+  /** Remaps to local folders (a local warehouse only; empty for one on S3). */
   readonly locations: readonly LocationRemap[];
+  /**
+   * How the S3 warehouse is reached (`storage.s3`), present exactly when `warehouseLocation` is on
+   * S3; metadata files are written only below `warehouseLocation`. Credentials are required
+   * unless `readOnly`.
+   */
+  readonly s3?: S3StorageConfig;
   readonly planning: 'on' | 'off';
   readonly readOnly?: boolean;
   /** Java's `jdbc.schema-version`: `V1` migrates a V0 database (adds `iceberg_type`, for views). */

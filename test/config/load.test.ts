@@ -268,11 +268,71 @@ t.test('a top-level block indented under catalogs is named as such, not as a cat
   t.ok(named.catalogs.has('planning'), 'a catalog may still be called planning when it has a type');
 });
 
-t.test('a sql catalog whose warehouse-location is not a local folder is refused at start, saying why', async (t) => {
-  const msg = configError(() => parseConfig('catalogs:\n  lake:\n    type: sql\n    uri: sqlite:/tmp/x.db\n    warehouse-location: s3://bucket/lake\n', 'c.yaml'));
-  t.match(msg, /catalogs\.lake\.warehouse-location: must be a local folder/);
-  t.match(msg, /not yet to s3:\/\//);
-  const ok = parseConfig('catalogs:\n  lake:\n    type: sql\n    uri: sqlite:/tmp/x.db\n    warehouse-location: file:///srv/lake\n', '/etc/c.yaml');
-  const lake = ok.catalogs.get('lake');
-  t.equal(lake?.type === 'sql' && lake.warehouseDir, '/srv/lake');
+const sqlYaml = (...lines: string[]) => ['catalogs:', '  lake:', '    type: sql', '    uri: sqlite:/tmp/x.db', ...lines.map((l) => `    ${l}`), ''].join('\n');
+const S3_KEYS = ['storage:', '  s3:', '    access-key-id: AKID', '    secret-access-key: "${SECRET}"'];
+
+t.test("a sql catalog's warehouse-location is a local folder or s3://bucket/prefix; another store is refused, saying why", async (t) => {
+  const msg = configError(() => parseConfig(sqlYaml('warehouse-location: gs://bucket/lake'), 'c.yaml'));
+  t.match(msg, /catalogs\.lake\.warehouse-location: must be a local folder \(a path, or a file: URI\) or s3:\/\/bucket\/prefix/);
+  t.match(configError(() => parseConfig(sqlYaml('warehouse-location: s3:///lake', ...S3_KEYS), 'c.yaml', { SECRET: 's' })), /catalogs\.lake\.warehouse-location: must be/, 'a bucket is needed');
+  const local = parseConfig(sqlYaml('warehouse-location: file:///srv/lake'), '/etc/c.yaml').catalogs.get('lake');
+  t.equal(local?.type === 'sql' && local.warehouseDir, '/srv/lake');
+  t.equal(local?.type === 'sql' && local.s3, undefined, 'a local warehouse has no S3 settings');
+  const relative = parseConfig(sqlYaml('warehouse-location: lake'), '/etc/c.yaml').catalogs.get('lake');
+  t.equal(relative?.type === 'sql' && relative.warehouseLocation, 'file:///etc/lake', 'a bare path, beside the config file');
+  for (const scheme of ['s3', 's3a', 's3n']) {
+    const lake = parseConfig(sqlYaml(`warehouse-location: ${scheme}://bucket/lake/`, ...S3_KEYS), '/etc/c.yaml', { SECRET: 's' }).catalogs.get('lake');
+    t.equal(lake?.type === 'sql' && lake.warehouseLocation, `${scheme}://bucket/lake`, `${scheme}:// is S3 (storage/s3 s3-location.ts), kept as written without the trailing slash`);
+    t.equal(lake?.type === 'sql' && lake.warehouseDir, undefined, 'no local folder');
+  }
+});
+
+t.test("a sql catalog on S3 takes storage.s3 as a rest catalog does: the same keys, parsed the same way", async (t) => {
+  const s3Block = '{ endpoint: "http://127.0.0.1:9001", region: eu-west-1, path-style: true, access-key-id: AKID, secret-access-key: "${SECRET}", session-token: tok }';
+  const c = parseConfig(
+    ['catalogs:', '  lake:', '    type: sql', '    uri: sqlite:/tmp/x.db', '    warehouse-location: s3://bucket/lake', `    storage: { s3: ${s3Block} }`, '  up:', '    type: rest', '    uri: http://127.0.0.1:9000', `    storage: { s3: ${s3Block} }`, ''].join('\n'),
+    '/etc/c.yaml',
+    { SECRET: 'shh' },
+  );
+  const lake = c.catalogs.get('lake');
+  if (lake?.type !== 'sql') return void t.fail('a sql catalog');
+  t.same(lake.s3, { region: 'eu-west-1', pathStyle: true, endpoint: 'http://127.0.0.1:9001', accessKeyId: 'AKID', secretAccessKey: 'shh', sessionToken: 'tok' });
+  t.same(lake.s3, (c.catalogs.get('up') as RestCatalogConfig).storage?.s3, "the rest catalog's parse of the same block");
+  t.same(lake.locations, []);
+  t.ok(Object.isFrozen(lake.s3));
+  const defaults = parseConfig(sqlYaml('warehouse-location: s3://bucket/lake', ...S3_KEYS), '/etc/c.yaml', { SECRET: 's' }).catalogs.get('lake');
+  t.same(defaults?.type === 'sql' && defaults.s3, { region: 'us-east-1', pathStyle: false, accessKeyId: 'AKID', secretAccessKey: 's' }, 'AWS defaults: us-east-1, virtual-hosted');
+  t.match(configError(() => parseConfig(sqlYaml('warehouse-location: s3://bucket/lake', 'storage: { s3: { path-style-access: true } }'), 'c.yaml')), /catalogs\.lake\.storage\.s3\.path-style-access: unknown key/);
+});
+
+t.test('a writable sql catalog on S3 without credentials is refused at start, naming the catalog; a read-only one may read anonymously', async (t) => {
+  const none = configError(() => parseConfig(sqlYaml('warehouse-location: s3://bucket/lake'), 'c.yaml'));
+  t.match(none, /^c\.yaml:\d+: catalogs\.lake\.storage\.s3\.access-key-id: catalog "lake" writes its metadata files to s3:\/\/bucket\/lake: give storage\.s3\.access-key-id and secret-access-key/);
+  t.match(configError(() => parseConfig(sqlYaml('warehouse-location: s3://bucket/lake', 'storage: { s3: { region: eu-west-1 } }'), 'c.yaml')), /catalogs\.lake\.storage\.s3\.access-key-id: catalog "lake" writes/);
+  t.match(
+    configError(() => parseConfig(sqlYaml('warehouse-location: s3://bucket/lake', 'storage: { s3: { access-key-id: AKID } }'), 'c.yaml')),
+    /catalogs\.lake\.storage\.s3\.secret-access-key: is required with access-key-id \(or give neither: anonymous requests\)/,
+  );
+  t.equal(
+    configError(() => parseConfig(sqlYaml('warehouse-location: s3://bucket/lake', ...S3_KEYS), 'c.yaml', {})),
+    'c.yaml:9: catalogs.lake.storage.s3.secret-access-key: environment variable SECRET is not set',
+    'a key missing because its ${VAR} is unset is named as such, at its line',
+  );
+  const readOnly = parseConfig(sqlYaml('warehouse-location: s3://bucket/lake', 'read-only: true'), 'c.yaml').catalogs.get('lake');
+  t.same(readOnly?.type === 'sql' && readOnly.s3, { region: 'us-east-1', pathStyle: false }, 'read-only: anonymous requests');
+});
+
+t.test('storage.s3 on a local sql warehouse, and locations or dot segments on an S3 one, are refused, each at its key', async (t) => {
+  t.match(
+    configError(() => parseConfig(sqlYaml('warehouse-location: /srv/lake', 'storage: { s3: { region: eu-west-1 } }'), 'c.yaml')),
+    /catalogs\.lake\.storage\.s3: is for a warehouse-location on S3 \(s3:\/\/bucket\/prefix\); this catalog writes to a local folder/,
+  );
+  t.match(
+    configError(() => parseConfig(sqlYaml('warehouse-location: s3://bucket/lake', 'locations: { "s3://bucket/old": /srv/old }', ...S3_KEYS), 'c.yaml', { SECRET: 's' })),
+    /catalogs\.lake\.locations: remaps locations to local folders; a catalog whose warehouse-location is on S3 reads and writes S3 only/,
+  );
+  t.match(
+    configError(() => parseConfig(sqlYaml('warehouse-location: s3://bucket/a/../lake', ...S3_KEYS), 'c.yaml', { SECRET: 's' })),
+    /catalogs\.lake\.warehouse-location: an S3 key prefix cannot hold \. or \.\. segments/,
+  );
 });

@@ -23,7 +23,7 @@ import {
 import { Turns } from '../../cache/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import { metadataFileText, parseTableMetadata, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
-import { normalizeLocation, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
+import { normalizeLocation, stripPrefix, type FileIO, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
 import type { Catalog, CatalogViews, CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
 import { tableMetadataFile } from '../metadata-file.js';
 import { MetadataReader } from '../metadata-reader.js';
@@ -32,16 +32,24 @@ import { SqlViews } from './sql-views.js';
 
 export interface SqlCatalogParts {
   readonly name: string;
-  /** Where new tables go: `file:/…` (a namespace's `location` property overrides it, as JdbcCatalog). */
+  /** Where new tables go: `file:/…` or `s3://bucket/prefix` (a namespace's `location` property overrides it, as JdbcCatalog). */
   readonly warehouseLocation: string;
   readonly planning: boolean;
   readonly readOnly: boolean;
   /** The store, once open (opening may fail: every request then answers that failure). */
   readonly store: Promise<SqlCatalogStore>;
-  /** Reads metadata, manifests and data (confined to the configured roots). */
-  readonly io: WarehouseFileIO;
-  /** Writes metadata files (confined to the same roots). */
+  /**
+   * Reads metadata, manifests and data: a local warehouse's (confined to the configured roots,
+   * with per-table views, WarehouseFileIO), or S3's.
+   */
+  readonly io: FileIO & Partial<Pick<WarehouseFileIO, 'forTable'>>;
+  /** Writes metadata files (confined to the warehouse: the same roots, or the S3 warehouse prefix). */
   readonly writer: FileWriter;
+  /**
+   * A LoadTableResult's `config` for a table on S3: what clients need to reach its files as
+   * Icefront does (endpoint, path style, region; storage/s3 s3ClientProperties), never credentials.
+   */
+  readonly s3TableConfig?: Readonly<Record<string, string>>;
   readonly clock?: CommitClock;
   readonly metadataCacheBytes?: number;
 }
@@ -138,14 +146,20 @@ class SqlCatalog implements Catalog, CatalogWrites {
 
   private loaded(identifier: TableIdentifier, version: TableVersion): LoadedTable {
     const local = normalizeLocation(version.metadata.location);
+    const io = this.parts.io;
     return {
       identifier: { namespace: [...identifier.namespace], name: identifier.name },
       metadataLocation: version.metadataLocation,
       metadata: version.metadata,
       ...(version.json !== undefined && { metadataJson: version.json }),
-      config: {},
-      io: local.kind === 'local' ? this.parts.io.forTable(version.metadata.location, local.text) : this.parts.io,
+      config: this.tableConfig(version.metadata.location),
+      io: local.kind === 'local' && io.forTable ? io.forTable(version.metadata.location, local.text) : io,
     };
+  }
+
+  /** REST spec LoadTableResult.config: the S3 client settings for a table whose files are on S3, else none. */
+  private tableConfig(location: string): Readonly<Record<string, string>> {
+    return this.parts.s3TableConfig && normalizeLocation(location).text.startsWith('s3://') ? this.parts.s3TableConfig : {};
   }
 
   // --- writes (CatalogWrites) ---
@@ -170,7 +184,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
     const location = await this.defaultLocation(identifier);
     if (await store.get(namespace, request.name, 'table')) throw fail('ALREADY_EXISTS', `Table already exists: ${displayName(namespace, request.name)}`);
     const metadata = newTableMetadata(request, request.location ?? location, this.clock);
-    if (request.stageCreate) return { identifier, metadata, config: {} };
+    if (request.stageCreate) return { identifier, metadata, config: this.tableConfig(metadata.location) };
     const [created] = await this.swap([{ identifier, base: undefined, next: metadata }]);
     return this.loaded(identifier, created!);
   }
@@ -205,12 +219,18 @@ class SqlCatalog implements Catalog, CatalogWrites {
     const dropped = await store.drop(identifier.namespace, identifier.name, 'table');
     if (!dropped) throw fail('NO_SUCH_TABLE', `Table does not exist: ${displayName(identifier.namespace, identifier.name)}`);
     if (!current) return;
-    // JdbcCatalog.dropTable with purge: the table's files go. Its folder goes whole only where this
-    // catalog put it (its default location): a location chosen by a client may hold more than it
-    const local = normalizeLocation(current.metadata.location);
-    const owned = normalizeLocation(await this.defaultLocation(identifier).catch(() => '')).text === local.text;
-    if (local.kind === 'local' && owned) await this.parts.writer.removeTree(local.text).catch(() => undefined);
-    else for (const file of [current.metadataLocation, ...current.metadata.metadataLog.map((e) => e.metadataFile)]) await this.parts.writer.deleteFile(file).catch(() => undefined);
+    // JdbcCatalog.dropTable with purge: the table's files go. Its folder (on S3: every key below
+    // it) goes whole only where this catalog put it (its default location): a location chosen by
+    // a client may hold more than it. Its metadata files go either way, those outside a removed
+    // folder one by one (`write.metadata.path`). The writer refuses what lies outside its warehouse.
+    const location = normalizeLocation(current.metadata.location);
+    const owned = normalizeLocation(await this.defaultLocation(identifier).catch(() => '')).text === location.text;
+    // S3 keys are literal: the recorded location, not its normalised text (which collapses `//`)
+    const removed =
+      owned && location.kind !== 'relative' && (await this.parts.writer.removeTree(location.kind === 'local' ? location.text : current.metadata.location).then(() => true, () => false));
+    const files = [current.metadataLocation, ...current.metadata.metadataLog.map((e) => e.metadataFile)];
+    for (const file of removed ? files.filter((f) => stripPrefix(normalizeLocation(f), location) === undefined) : files)
+      await this.parts.writer.deleteFile(file).catch(() => undefined);
   }
 
   async renameTable(from: TableIdentifier, to: TableIdentifier): Promise<void> {
