@@ -110,10 +110,18 @@ function estimatedDataEntries(list: readonly ManifestFile[]): number {
   return entries;
 }
 
-/** What that many entries would take as cached slices (sliceBytes' lower end), with the stats the read keeps. */
+/**
+ * What that many entries would take as cached slices (sliceBytes' lower end). A read that keeps
+ * any column's stats holds every column's: its metric maps stay raw bytes until first read
+ * (lazy-metric-map.ts), and the maps a plan never reads (column sizes, say) keep theirs, so a
+ * filter on one column costs about what every column's stats do (measured on the bench's
+ * 100,000-file table: ~3,000 bytes an entry with one filter column, not the ~900 its one column
+ * would take decoded; sized as one column, its slices were stored, churned the cache and evicted
+ * the unfiltered plan's).
+ */
 function estimatedSliceBytes(entries: number, request: EntriesRequest): number {
-  // every column's stats: each field id at any depth may carry them (top-level fields undercount nested schemas)
-  const statsColumns = request.statsFieldIds?.size ?? request.schema.highestFieldId();
+  // each field id at any depth may carry stats (top-level fields undercount nested schemas)
+  const statsColumns = request.statsFieldIds?.size === 0 ? 0 : request.schema.highestFieldId();
   return entries * (ENTRY_BYTES + 2 * PATH_CHARS + statsColumns * STATS_COLUMN_BYTES);
 }
 

@@ -33,6 +33,11 @@ t.test('a snapshot whose manifests would not fit with the stats a read keeps is 
   const between = Math.round((bare.bytes + full.bytes) / 2);
   t.equal((await stored(new Set(), between)).held, bare.bytes, `a ${between}-byte cache keeps the manifests read without stats`);
   t.equal((await stored(every, between)).held, 0, `a ${between}-byte cache stores none of them read with every column's stats (they would only churn it)`);
+  // one filter column's stats hold what every column's do until the maps are read (lazy)
+  const one = new Set([schema.fields[0]!.id]);
+  const single = await stored(one, 1 << 20);
+  t.ok(single.bytes > (bare.bytes + full.bytes) / 2, `one column's stats, as read: ${single.bytes} bytes, nearer every column's than none`);
+  t.equal((await stored(one, between)).held, 0, `a ${between}-byte cache stores none of them read with one column's stats either`);
 });
 
 t.test("a planning worker's cache is judged against its share of the snapshot: kept when the share fits, though the whole would not", async (t) => {
