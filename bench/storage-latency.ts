@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/storage-latency.ts` (issue #41 goals 2 and 3, pyiceberg's part): planning the
+ * `npm run bench:storage-latency` (issue #41 goals 2 and 3, pyiceberg's part): planning the
  * bench table when its storage is far away. The table (100 manifests × 1,000 files, 20 columns,
  * metadata only, bench/synthetic-table.ts) lies on S3 (moto, the interop suite's), registered in
  * the Iceberg REST fixture; Toxiproxy (tools/interop/toxiproxy.sh) sits between moto and every
