@@ -12,8 +12,11 @@
  *     metrics, which partition summaries cannot prune);
  *   - server-side through the fresh Icefront: unfiltered (its first plan: every manifest fetched
  *     through the proxy), unfiltered again (warm), then `c4 < 1000` (a new filter on a table it
- *     has read) and `c4 < 1000` again (a repeated scan).
- * Every plan must list the expected number of files (100,000, or 1,000 filtered); the bench stops
+ *     has read) and `c4 < 1000` again (a repeated scan);
+ *   - the floor: the same two walks through a server replaying the answers Icefront gave them,
+ *     recorded through it once (bench/replay-server.ts), from memory.
+ * Each time is also given for plan_files alone (load_table, through Icefront a call to the
+ * fixture, left out). Every plan must list the expected number of files (100,000, or 1,000 filtered); the bench stops
  * otherwise. Printed: medians of the rounds, the goals of #41 that these runs measure with their
  * ratios, and a final JSON line. Needs the interop toolchain and Toxiproxy (both installed by
  * their scripts on first use).
@@ -25,6 +28,7 @@ import { startMoto } from '../test/interop/harness/moto.js';
 import { startRestFixture } from '../test/interop/harness/rest-fixture.js';
 import { startToxiproxy, TOXIPROXY_SCRIPT } from '../test/interop/harness/toxiproxy.js';
 import { registerTable } from './peer-fixture.js';
+import { startReplayServer } from './replay-server.js';
 import { startIcefrontChild } from './peer-icefront.js';
 import { startPyicebergPlanner, type PyicebergScan } from './peer-pyiceberg.js';
 import { median } from './median.js';
@@ -42,7 +46,7 @@ const closeAll = async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
 };
 
-type Case = 'clientAll' | 'clientFiltered' | 'iceFirst' | 'iceWarm' | 'iceNewFilter' | 'iceRepeatFilter';
+type Case = 'clientAll' | 'clientFiltered' | 'iceFirst' | 'iceWarm' | 'iceNewFilter' | 'iceRepeatFilter' | 'replayAll' | 'replayFilter';
 const LABEL: Record<Case, string> = {
   clientAll: 'pyiceberg client-side, unfiltered',
   clientFiltered: `pyiceberg client-side, ${FILTER}`,
@@ -50,6 +54,8 @@ const LABEL: Record<Case, string> = {
   iceWarm: 'through Icefront, unfiltered again (warm)',
   iceNewFilter: `through Icefront, ${FILTER} (a new filter)`,
   iceRepeatFilter: `through Icefront, ${FILTER} again (repeated)`,
+  replayAll: "through a replay of Icefront's answers, unfiltered (the floor)",
+  replayFilter: `through a replay of Icefront's answers, ${FILTER}`,
 };
 
 try {
@@ -81,12 +87,15 @@ try {
   closers.push(() => py.close());
   const t = `bench.${table.name}`;
   const times = new Map<Case, number[]>(Object.keys(LABEL).map((k) => [k as Case, []]));
+  // plan_files alone (load_table left out): where a difference lies
+  const planTimes = new Map<Case, number[]>(Object.keys(LABEL).map((k) => [k as Case, []]));
   const plan = async (what: Case, uri: string, warehouse: string | undefined, scan: PyicebergScan) => {
     const run = await py.plan(uri, warehouse, t, scan);
     const expected = scan.filter ? FILTERED_FILES : FILES;
     if (run.files !== expected) throw new Error(`${LABEL[what]}: planned ${run.files} files, not ${expected}`);
     times.get(what)!.push(run.ms);
-    console.log(`  ${LABEL[what].padEnd(58)} ${run.ms.toFixed(0).padStart(7)} ms`);
+    planTimes.get(what)!.push(run.planMs);
+    console.log(`  ${LABEL[what].padEnd(66)} ${run.ms.toFixed(0).padStart(7)} ms   (plan_files ${run.planMs.toFixed(0)} ms)`);
   };
   console.log(`storage-latency: the table on moto behind Toxiproxy, +${LATENCY_MS} ms each way; ${os.cpus().length} cores; ${RUNS} rounds`);
   // one untimed client-side plan: pyiceberg's imports and its first catalog
@@ -104,6 +113,18 @@ try {
       await plan('iceWarm', ice.url, 'fx', {});
       await plan('iceNewFilter', ice.url, 'fx', { filter: FILTER });
       await plan('iceRepeatFilter', ice.url, 'fx', { filter: FILTER });
+      // the floor: the same walks answered from memory with the answers Icefront gave (goal 1)
+      const replay = await startReplayServer(ice.url);
+      try {
+        await py.plan(replay.url, 'fx', t, {});
+        await py.plan(replay.url, 'fx', t, { filter: FILTER });
+        replay.recording = false;
+        await plan('replayAll', replay.url, 'fx', {});
+        await plan('replayFilter', replay.url, 'fx', { filter: FILTER });
+        if (replay.misses > 0) throw new Error(`the replay server was asked ${replay.misses} requests it had not recorded`);
+      } finally {
+        await replay.close();
+      }
     } finally {
       await ice.close();
     }
@@ -111,20 +132,22 @@ try {
 
   const m = (c: Case) => median(times.get(c)!);
   console.log(`\nmedians of ${RUNS} rounds (ms):`);
-  for (const c of Object.keys(LABEL) as Case[]) console.log(`  ${LABEL[c].padEnd(58)} ${m(c).toFixed(0).padStart(7)}`);
+  for (const c of Object.keys(LABEL) as Case[]) console.log(`  ${LABEL[c].padEnd(66)} ${m(c).toFixed(0).padStart(7)}   (plan_files ${median(planTimes.get(c)!).toFixed(0)})`);
   const goal = (name: string, over: Case, under: Case, bound: number) => {
     const ratio = m(over) / m(under);
     return { name, value: m(over), base: m(under), ratio, bound, met: ratio <= bound };
   };
   const goals = [
+    goal('warm plan through Icefront ÷ through the replay server, unfiltered (goal 1: ≤ 1.05)', 'iceWarm', 'replayAll', 1.05),
+    goal(`repeated ${FILTER} through Icefront ÷ through the replay server (goal 2: ≤ 1.05)`, 'iceRepeatFilter', 'replayFilter', 1.05),
     goal('first plan through a fresh Icefront ÷ client-side, unfiltered (goal 3: ≤ 1.0)', 'iceFirst', 'clientAll', 1.0),
     goal('warm plan through Icefront ÷ client-side, unfiltered (goal 3: ≤ 0.6)', 'iceWarm', 'clientAll', 0.6),
     goal(`repeated ${FILTER} through Icefront ÷ client-side (goal 3: ≤ 0.15)`, 'iceRepeatFilter', 'clientFiltered', 0.15),
     goal(`new filter on a table Icefront has read ÷ client-side (goal 2: ≤ 0.25)`, 'iceNewFilter', 'clientFiltered', 0.25),
   ];
-  console.log('\ngoals (issue #41), pyiceberg, storage far away:');
+  console.log('\ngoals (issue #41), pyiceberg:');
   for (const g of goals) console.log(`  ${g.name}: ${g.value.toFixed(0)} ÷ ${g.base.toFixed(0)} = ${g.ratio.toFixed(2)} (${g.met ? 'met' : 'NOT met'})`);
-  console.log(JSON.stringify({ bench: 'storage-latency', latencyMs: LATENCY_MS, runs: RUNS, cpus: os.cpus().length, loadavg: os.loadavg(), times: Object.fromEntries(times), goals }));
+  console.log(JSON.stringify({ bench: 'storage-latency', latencyMs: LATENCY_MS, runs: RUNS, cpus: os.cpus().length, loadavg: os.loadavg(), times: Object.fromEntries(times), planTimes: Object.fromEntries(planTimes), goals }));
 } catch (err) {
   console.error(`storage-latency: ${(err as Error).stack ?? String(err)}`);
   process.exitCode = 1;
