@@ -29,7 +29,7 @@ import { ClientWorker, type CatalogRef, type PyicebergOp, type ScanResult, type 
 import { compareScan } from './harness/compare.js';
 import { startRecordedIcefront } from './harness/icefront.js';
 import { firstLine } from './harness/judge.js';
-import { startMoto } from './harness/moto.js';
+import { motoKeys, sqlCatalogOnMoto, startMoto } from './harness/moto.js';
 import { interopToolchain } from './harness/toolchain.js';
 
 // A cold setup (pip + Maven) fits in this; warm, the file takes about a minute (Spark's JVM).
@@ -69,23 +69,12 @@ if (env) {
     'planning:',
     '  batch-size: 1', // a plan task per data file: /tasks reads the manifests from S3
     'catalogs:',
-    '  lake:',
-    '    type: sql',
-    `    uri: sqlite:${db}`,
-    '    catalog-name: lake',
-    '    warehouse-location: s3://lake/wh',
-    '    storage:',
-    '      s3:',
-    `        endpoint: ${moto.endpoint}`,
-    `        region: ${moto.region}`,
-    '        path-style: true',
-    '        access-key-id: ${S3_KEY}',
-    '        secret-access-key: ${S3_SECRET}',
+    ...sqlCatalogOnMoto(moto, 'lake', db, 's3://lake/wh'),
     '',
   ].join('\n');
   const configFile = path.join(base, 'icefront.yaml');
   fs.writeFileSync(configFile, yaml);
-  const config = { ...parseConfig(yaml, configFile, { S3_KEY: moto.accessKeyId, S3_SECRET: moto.secretAccessKey }), logLevel: process.env['ICEFRONT_INTEROP_LOG'] ?? 'silent' };
+  const config = { ...parseConfig(yaml, configFile, motoKeys(moto)), logLevel: process.env['ICEFRONT_INTEROP_LOG'] ?? 'silent' };
   const ice = await startRecordedIcefront(config);
   const worker = ClientWorker.start(env);
   t.teardown(async () => {

@@ -13,7 +13,7 @@ import type { CatalogWrites, LoadedTable } from '../../../src/catalogs/index.js'
 import { parseCreateTableRequest, parseTableChange } from '../../../src/commits/index.js';
 import { parseConfig } from '../../../src/config/index.js';
 import { createS3FileIO, createS3FileWriter, type FileIO } from '../../../src/storage/index.js';
-import { startMoto } from '../../interop/harness/moto.js';
+import { motoKeys, sqlCatalogOnMoto, startMoto } from '../../interop/harness/moto.js';
 import { interopToolchain } from '../../interop/harness/toolchain.js';
 
 const SCHEMA = { type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'id', required: true, type: 'long' }] };
@@ -26,22 +26,8 @@ if (env) {
     await moto.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const yaml = [
-    'catalogs:',
-    '  lake:',
-    '    type: sql',
-    `    uri: sqlite:${path.join(dir, 'catalog.db')}`,
-    '    warehouse-location: s3://lake/wh/',
-    '    storage:',
-    '      s3:',
-    `        endpoint: ${moto.endpoint}`,
-    `        region: ${moto.region}`,
-    '        path-style: true',
-    '        access-key-id: ${KEY}',
-    '        secret-access-key: ${SECRET}',
-    '',
-  ].join('\n');
-  const config = parseConfig(yaml, path.join(dir, 'icefront.yaml'), { KEY: moto.accessKeyId, SECRET: moto.secretAccessKey });
+  const yaml = ['catalogs:', ...sqlCatalogOnMoto(moto, 'lake', path.join(dir, 'catalog.db'), 's3://lake/wh/'), ''].join('\n');
+  const config = parseConfig(yaml, path.join(dir, 'icefront.yaml'), motoKeys(moto));
   const set = buildCatalogSet(config.catalogs, { bufferBudget: createByteBudget(1 << 20) }).next;
   const catalog = set.catalogs.get('lake')!;
   t.teardown(() => catalog.close?.());

@@ -46,3 +46,30 @@ export async function startMoto(env: InteropEnv, buckets: readonly string[], opt
     throw new Error(`moto did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);
   }
 }
+
+/**
+ * The YAML lines (under `catalogs:`) of a `sql` catalog `name` on the SQLite file `db` whose
+ * warehouse `warehouse` (`s3://…`) is on this moto; its keys are `${S3_KEY}` and `${S3_SECRET}`,
+ * which `motoKeys` gives parseConfig.
+ */
+export function sqlCatalogOnMoto(moto: MotoS3, name: string, db: string, warehouse: string): string[] {
+  return [
+    `  ${name}:`,
+    '    type: sql',
+    `    uri: sqlite:${db}`,
+    `    catalog-name: ${name}`,
+    `    warehouse-location: ${warehouse}`,
+    '    storage:',
+    '      s3:',
+    `        endpoint: ${moto.endpoint}`,
+    `        region: ${moto.region}`,
+    '        path-style: true',
+    '        access-key-id: ${S3_KEY}',
+    '        secret-access-key: ${S3_SECRET}',
+  ];
+}
+
+/** The environment `sqlCatalogOnMoto`'s keys are read from. */
+export function motoKeys(moto: MotoS3): NodeJS.ProcessEnv {
+  return { S3_KEY: moto.accessKeyId, S3_SECRET: moto.secretAccessKey };
+}
