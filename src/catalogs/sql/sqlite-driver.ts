@@ -107,8 +107,13 @@ class SqliteDriver implements SqlDriver {
 
   async configure(memory: boolean): Promise<void> {
     this.db.exec('PRAGMA busy_timeout = 0');
-    this.db.exec('PRAGMA case_sensitive_like = ON');
-    this.db.exec('PRAGMA synchronous = FULL');
+    // a pragma may read the file's schema first, which another process's write lock keeps busy
+    await this.exclusive(() =>
+      this.whileBusy(async () => {
+        this.db.exec('PRAGMA case_sensitive_like = ON');
+        this.db.exec('PRAGMA synchronous = FULL');
+      }),
+    );
     if (memory) return;
     try {
       await this.exclusive(() => this.whileBusy(async () => this.db.exec('PRAGMA journal_mode = WAL')));

@@ -63,6 +63,22 @@ t.test('the file is switched to WAL and commits are synchronous', async (t) => {
   t.equal(withDb(`sqlite:${file}`, (db) => db.prepare('PRAGMA journal_mode').get()?.journal_mode), 'wal');
 });
 
+t.test('a store opens while another process holds the file locked, as two replicas starting together do', async (t) => {
+  const file = freshFile();
+  const other = new DatabaseSync(file);
+  t.teardown(() => other.close());
+  other.exec('PRAGMA journal_mode = DELETE');
+  other.exec('BEGIN EXCLUSIVE');
+  other.exec('CREATE TABLE held (a)');
+  const released = Date.now() + 150;
+  setTimeout(() => other.exec('COMMIT'), 150);
+  const store = await openSqlStore({ uri: `sqlite:${file}`, catalogName: 'c' });
+  t.teardown(() => store.close());
+  t.ok(Date.now() >= released - 5, 'the open waited for the lock');
+  await store.createNamespace(['db'], {});
+  t.same(await store.listNamespaces([]), [['db']], 'and the store works once it is free');
+});
+
 t.test('a write waits for another connection lock without blocking the event loop, then gives up', async (t) => {
   const file = freshFile();
   const store = await openSqlStore({ uri: `sqlite:${file}`, catalogName: 'c', busyTimeoutMs: 300 });
