@@ -7,6 +7,7 @@ export type {
   FilesystemCatalogConfig,
   SqlCatalogConfig,
   RestCatalogConfig,
+  UpstreamTlsConfig,
   PlanningMode,
   UpstreamAuth,
   S3StorageConfig,

@@ -9,7 +9,7 @@ import { substituteEnv } from './env.js';
 import { Problems, type Report } from './problems.js';
 import { misplacedUnderCatalogs, schemaProblems } from './schema-errors.js';
 import { CONFIG_SCHEMA } from './schema.js';
-import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, S3StorageConfig, SqlCatalogConfig, UpstreamAuth } from './types.js';
+import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, S3StorageConfig, SqlCatalogConfig, UpstreamAuth, UpstreamTlsConfig } from './types.js';
 
 export const DEFAULTS = {
   host: '127.0.0.1',
@@ -210,6 +210,7 @@ interface RawRestCatalog {
   planning?: 'auto' | 'upstream' | 'upstream-paged' | 'local';
   auth?: { mode: 'forward' } | { mode: 'bearer'; token: string } | { mode: 'oauth2'; 'token-url': string; 'client-id': string; 'client-secret': string; scope?: string };
   timeouts?: { 'connect-ms'?: number; 'request-ms'?: number };
+  tls?: { 'ca-file'?: string; 'cert-file'?: string; 'key-file'?: string; 'server-name'?: string };
   limits?: { 'config-bytes'?: number; 'load-table-bytes'?: number; 'max-in-flight'?: number; 'max-queued'?: number };
   storage?: {
     s3?: RawS3Storage;
@@ -288,7 +289,41 @@ function sqliteUri(uri: string, base: string): string {
   return `sqlite:${path.resolve(base, rest)}`;
 }
 
-function buildRest(name: string, c: RawRestCatalog, base: string): RestCatalogConfig {
+/**
+ * A `rest` catalog's `tls` files, read now (relative paths beside the config file), so a missing
+ * or unreadable one is told at start with its key, and a reload sees a rotated one.
+ */
+function buildUpstreamTls(name: string, c: RawRestCatalog, base: string, report: Report): UpstreamTlsConfig | undefined {
+  const tls = c.tls;
+  if (!tls) return undefined;
+  const at = (key: string) => ['catalogs', name, 'tls', key];
+  if (!/^https:/i.test(c.uri)) report(['catalogs', name, 'tls'], `applies to an https:// upstream; uri is ${c.uri.split(':')[0]}://`);
+  const read = (key: 'ca-file' | 'cert-file' | 'key-file', kind: RegExp, what: string): string | undefined => {
+    const file = tls[key];
+    if (file === undefined) return undefined;
+    const abs = path.resolve(base, file);
+    try {
+      const text = fs.readFileSync(abs, 'utf8');
+      if (!kind.test(text)) report(at(key), `${abs} holds no PEM ${what}`);
+      return text;
+    } catch (err) {
+      report(at(key), `cannot read ${abs} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; a relative path is resolved against the config file's folder)`);
+      return undefined;
+    }
+  };
+  const ca = read('ca-file', /-----BEGIN CERTIFICATE-----/, 'certificate');
+  const cert = read('cert-file', /-----BEGIN CERTIFICATE-----/, 'certificate');
+  const key = read('key-file', /-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'private key');
+  return Object.freeze({
+    ...(ca !== undefined && { ca }),
+    ...(cert !== undefined && { cert }),
+    ...(key !== undefined && { key }),
+    ...(tls['server-name'] !== undefined && { serverName: tls['server-name'] }),
+  });
+}
+
+function buildRest(name: string, c: RawRestCatalog, base: string, report: Report): RestCatalogConfig {
+  const tls = buildUpstreamTls(name, c, base, report);
   const a = c.auth ?? { mode: 'forward' };
   const auth: UpstreamAuth =
     a.mode === 'bearer'
@@ -316,6 +351,7 @@ function buildRest(name: string, c: RawRestCatalog, base: string): RestCatalogCo
     auth: Object.freeze(auth),
     connectTimeoutMs: c.timeouts?.['connect-ms'] ?? DEFAULTS.connectTimeoutMs,
     requestTimeoutMs: c.timeouts?.['request-ms'] ?? DEFAULTS.requestTimeoutMs,
+    ...(tls && { tls }),
     ...((s3 || local) && { storage: Object.freeze(storage) }),
     ...(c.limits && {
       limits: Object.freeze({
@@ -333,7 +369,7 @@ function build(raw: RawConfig, source: string, report: Report): Config {
   const catalogs = new Map<string, CatalogConfig>();
   for (const [name, c] of Object.entries(raw.catalogs)) {
     if (c.type === 'rest') {
-      catalogs.set(name, buildRest(name, c, base));
+      catalogs.set(name, buildRest(name, c, base, report));
       continue;
     }
     if (c.type === 'sql') {

@@ -113,6 +113,18 @@ const restCatalog = {
         'max-queued': { type: 'integer', minimum: 0, maximum: 1000000 },
       },
     },
+    tls: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: {
+        'ca-file': { type: 'string', minLength: 1 },
+        'cert-file': { type: 'string', minLength: 1 },
+        'key-file': { type: 'string', minLength: 1 },
+        'server-name': { type: 'string', minLength: 1, pattern: '^[^\\s/:]+$' },
+      },
+      dependencies: { 'cert-file': ['key-file'], 'key-file': ['cert-file'] },
+    },
     timeouts: {
       type: 'object',
       additionalProperties: false,

@@ -97,9 +97,25 @@ export interface RestCatalogConfig {
   readonly auth: UpstreamAuth;
   readonly connectTimeoutMs: number;
   readonly requestTimeoutMs: number;
+  /** How Icefront's connections to an `https://` upstream (and its token URL) are made; Node's defaults without it. */
+  readonly tls?: UpstreamTlsConfig;
   readonly storage?: { readonly s3?: S3StorageConfig; readonly local?: LocalStorageConfig };
   /** Largest upstream answers read into memory, in bytes (larger: 502); defaults in catalogs/rest. */
   readonly limits?: { readonly configBytes?: number; readonly loadTableBytes?: number; readonly maxInFlight?: number; readonly maxQueued?: number };
+}
+
+/**
+ * A `rest` catalog's `tls` (issue #42): the files' contents as read when the config was (a reload
+ * that finds them changed replaces the catalog, and with it its connections).
+ */
+export interface UpstreamTlsConfig {
+  /** PEM CA certificates trusted for this upstream, in place of Node's bundled roots (`ca-file`). */
+  readonly ca?: string;
+  /** PEM client certificate chain and its key, for an upstream that asks for one (mTLS). */
+  readonly cert?: string;
+  readonly key?: string;
+  /** The name the upstream's certificate must hold (and sent as SNI), when it is not the URI's host. */
+  readonly serverName?: string;
 }
 
 /** Local files a `rest` catalog's tables may live in (`file:` and absolute locations). */

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { RestCatalogConfig } from '../../src/config/index.js';
@@ -68,6 +69,8 @@ export interface UpstreamStubOptions {
   readonly port?: number;
   /** A table load whose If-None-Match names the table's current ETag answers 304 (as Rustberg and Gravitino do). */
   readonly conditionalLoads?: boolean;
+  /** Serve HTTPS with these options (key, cert, and for mTLS ca + requestCert); `uri` is then https://. */
+  readonly tls?: https.ServerOptions;
 }
 
 /** Requests held by `hold`: answered as usual once released. */
@@ -226,7 +229,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     return errorModel(404, 'NotFoundException', `No route: ${req.method} ${rest}`);
   };
 
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -240,7 +243,8 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
       }
       answer(logged, res);
     });
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
   const answer = (logged: LoggedRequest, res: http.ServerResponse) => {
     const fault = stub.fault;
     if (fault && (fault.match === undefined || fault.match.test(logged.url))) return injectFault(fault.mode, res, timers);
@@ -250,7 +254,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   };
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   let closed = false;
   const shutdown = async () => {
     if (closed) return;

@@ -6,6 +6,7 @@ import type { ByteBudget } from '../../cache/index.js';
 import { TRACING_OFF, type Tracing, type UpstreamObserver } from '../../observability/index.js';
 import type { UpstreamResponse } from './upstream-error.js';
 import { Deadlines, type ExchangeSignal } from './deadlines.js';
+import type { UpstreamTlsConfig } from '../../config/index.js';
 
 /** Why a streamed exchange was ended early: its caller went away (one instance: nobody reads its stack). */
 const CALLER_GONE = new Error('the caller went away');
@@ -79,13 +80,22 @@ export class UpstreamHttp {
       readonly observer?: UpstreamObserver;
       /** A span per call, and the active trace context sent as `traceparent`. */
       readonly tracing?: Tracing;
+      /** The catalog's `tls`: trusted CAs, a client certificate, the name to verify (issue #42). */
+      readonly tls?: UpstreamTlsConfig;
     } = {},
   ) {
     this.budget = options.budget;
     this.observer = options.observer;
     this.tracing = options.tracing ?? TRACING_OFF;
+    const tls = options.tls;
     this.agent = new Agent({
-      connect: { timeout: connectTimeoutMs },
+      connect: {
+        timeout: connectTimeoutMs,
+        // used for https:// origins only; `ca` replaces Node's bundled roots, as curl's --cacert does
+        ...(tls?.ca !== undefined && { ca: tls.ca }),
+        ...(tls?.cert !== undefined && { cert: tls.cert, key: tls.key }),
+        ...(tls?.serverName !== undefined && { servername: tls.serverName }),
+      },
       headersTimeout: requestTimeoutMs,
       bodyTimeout: requestTimeoutMs,
     });

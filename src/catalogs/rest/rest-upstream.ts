@@ -156,6 +156,7 @@ class RestUpstreamClient implements RestUpstream {
       ...(options.bufferBudget && { budget: options.bufferBudget }),
       ...(options.observer && { observer: options.observer }),
       ...(options.tracing && { tracing: options.tracing }),
+      ...(config.tls && { tls: config.tls }),
     });
     this.#auth = new UpstreamAuthenticator(config.auth, this.#http, config.name, this.#now);
     this.#configFlight = singleFlight({ name: `upstream-config:${config.name}` });

@@ -7,11 +7,11 @@
  */
 import { isIcefrontError } from '../../errors/index.js';
 import type { RestCatalogConfig } from '../../config/index.js';
-import { transportCode, transportFault } from './transport-faults.js';
+import { tlsAdvice, transportCode, transportFault } from './transport-faults.js';
 import type { RestUpstream } from './rest-upstream.js';
 
 /** Why an upstream is not ready. */
-export type ProbeFailure = 'status' | 'timeout' | 'connection-refused' | 'unreachable' | 'connection-failed' | 'credentials';
+export type ProbeFailure = 'status' | 'timeout' | 'connection-refused' | 'unreachable' | 'tls' | 'connection-failed' | 'credentials';
 
 export interface UpstreamProbe {
   readonly ready: boolean;
@@ -50,6 +50,9 @@ export async function probeUpstream(upstream: RestUpstream, config: RestCatalogC
     if (fault === 'timeout') return done({ ready: false, reason: 'timeout', message: `GET /v1/config: no answer within ${limit} ms` });
     if (fault === 'refused') return done({ ready: false, reason: 'connection-refused', message: 'GET /v1/config: connection refused (ECONNREFUSED)' });
     if (fault === 'unreachable') return done({ ready: false, reason: 'unreachable', message: `GET /v1/config: the upstream cannot be reached (${code})` });
-    return done({ ready: false, reason: 'connection-failed', message: `GET /v1/config: the connection failed${code ? ` (${code})` : ''}` });
+    if (fault === 'untrusted' || fault === 'tls') return done({ ready: false, reason: 'tls', message: `GET /v1/config: ${tlsAdvice(fault, code)} (${code})` });
+    // TLS 1.3: a server refusing the client's certificate (or its absence) closes the connection after the handshake
+    const hint = /^https:/i.test(config.uri) && !config.tls?.cert ? '; an https upstream that closes every connection at once may want a client certificate (tls.cert-file, tls.key-file)' : '';
+    return done({ ready: false, reason: 'connection-failed', message: `GET /v1/config: the connection failed${code ? ` (${code})` : ''}${hint}` });
   }
 }
