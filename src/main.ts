@@ -2,6 +2,7 @@
  * Composition root: config → logger → storage → catalogs → service → http.
  * Nothing imports this file; cli.ts and tests call it.
  */
+import type { Server as TlsServer } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { AccessPolicy, createAuthenticator, describeAuth, PrincipalLimits } from './auth/index.js';
 import { createByteBudget, createComputeCache } from './cache/index.js';
@@ -29,7 +30,7 @@ import {
   type UpstreamCatalog,
 } from './service/index.js';
 import { tokenKey } from './tokens/index.js';
-import { buildServer } from './http/index.js';
+import { buildServer, replaceCertificates } from './http/index.js';
 
 export type { ReloadOutcome } from './reload.js';
 
@@ -142,7 +143,17 @@ export function buildIcefront(config: Config, options: { logger?: Logger; spanEx
   };
   const intervalMs = config.server.readinessIntervalMs ?? DEFAULT_READINESS_INTERVAL_MS;
   const readiness = createReadiness({ targets: () => checksOf(reloader.set()), intervalMs, logger });
-  const reloader = createReloader({ config, set: initial, deps, services, serviceOver, readiness, checksOf, logger });
+  const reloader = createReloader({
+    config,
+    set: initial,
+    deps,
+    services,
+    serviceOver,
+    readiness,
+    checksOf,
+    logger,
+    replaceCertificates: (tls) => replaceCertificates(app.server as unknown as TlsServer, tls),
+  });
   const { publicUrl, trustedProxies } = config.server;
   const auth = config.auth && {
     authenticator: createAuthenticator(config.auth),
@@ -158,6 +169,7 @@ export function buildIcefront(config: Config, options: { logger?: Logger; spanEx
     metrics,
     tracing,
     origin: { ...(publicUrl && { publicUrl }), ...(trustedProxies && { trustedProxies }) },
+    ...(config.server.tls && { tls: config.server.tls }),
     ...(auth && { auth }),
     activity,
   });
@@ -213,7 +225,7 @@ export async function startIcefront(
     }
     return outcome;
   };
-  return { ...icefront, url: `http://${shownHost}:${bound}`, close: () => icefront.app.close(), shutdown };
+  return { ...icefront, url: `${config.server.tls ? 'https' : 'http'}://${shownHost}:${bound}`, close: () => icefront.app.close(), shutdown };
 }
 
 /** A listen error an operator can act on, said plainly (no stack): which address, and how to choose another. */

@@ -8,7 +8,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { buildCatalogSet, type CatalogDeps, type CatalogSet, type CatalogSetChange } from './catalog-set.js';
-import { loadConfigFile, type Config } from './config/index.js';
+import { loadConfigFile, type Config, type ServerTlsConfig } from './config/index.js';
 import { fail, isIcefrontError } from './errors/index.js';
 import type { Logger } from './observability/index.js';
 import type { Readiness, ReadinessCheck, Service, ServiceHolder } from './service/index.js';
@@ -28,6 +28,8 @@ export interface ReloaderOptions {
   readonly readiness: Readiness;
   /** The readiness checks of a set's upstreams (one function per upstream object). */
   readonly checksOf: (set: CatalogSet) => ReadonlyMap<string, ReadinessCheck>;
+  /** Serves `server.tls`'s certificates, re-read from their files, to new connections. */
+  readonly replaceCertificates?: (tls: ServerTlsConfig) => void;
   readonly logger: Logger;
 }
 
@@ -64,13 +66,15 @@ export function createReloader(options: ReloaderOptions): Reloader {
     const fresh = new Map([...change.added, ...change.changed].filter((name) => checks.has(name)).map((name) => [name, checks.get(name)!]));
     await options.readiness.check(fresh);
     const service = options.serviceOver(change.next);
+    const certificates = next.server.tls !== undefined && !isDeepStrictEqual(config.server.tls, next.server.tls);
+    if (certificates) options.replaceCertificates?.(next.server.tls!);
     config = next;
     set = change.next;
     const drained = options.services.swap(service);
     const { retired, retiredCatalogs } = change;
     void drained.then(() => Promise.all([...retired.map((upstream) => upstream.upstream.close()), ...retiredCatalogs.map((catalog) => catalog.close?.())]));
     const { added, changed, removed, kept } = change;
-    options.logger.info({ added, changed, removed, kept }, `configuration reloaded from ${config.source}`);
+    options.logger.info({ added, changed, removed, kept, ...(certificates && { certificates: 'replaced' }) }, `configuration reloaded from ${config.source}`);
     return { applied: true, added, changed, removed, kept };
   }
 
@@ -95,7 +99,11 @@ export function restartOnlyChanges(running: Config, next: Config): string[] {
   for (const section of ['server', 'planning'] as const) {
     const a = running[section] as unknown as Record<string, unknown>;
     const b = next[section] as unknown as Record<string, unknown>;
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) if (!isDeepStrictEqual(a[key], b[key])) changed.push(`${section}.${yamlKey(key)}`);
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      // new certificates are served without a restart; turning HTTPS on or off needs one
+      if (section === 'server' && key === 'tls' && a[key] !== undefined && b[key] !== undefined) continue;
+      if (!isDeepStrictEqual(a[key], b[key])) changed.push(`${section}.${yamlKey(key)}`);
+    }
   }
   if (!isDeepStrictEqual(running.auth, next.auth)) changed.push('auth');
   if (running.logLevel !== next.logLevel) changed.push('logging.level');

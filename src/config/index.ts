@@ -1,6 +1,7 @@
 export type {
   Config,
   ServerConfig,
+  ServerTlsConfig,
   PlanningConfig,
   TracingConfig,
   CatalogConfig,

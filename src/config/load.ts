@@ -9,7 +9,7 @@ import { substituteEnv } from './env.js';
 import { Problems, type Report } from './problems.js';
 import { misplacedUnderCatalogs, schemaProblems } from './schema-errors.js';
 import { CONFIG_SCHEMA } from './schema.js';
-import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, S3StorageConfig, SqlCatalogConfig, UpstreamAuth, UpstreamTlsConfig } from './types.js';
+import type { CatalogConfig, Config, LocationRemap, RestCatalogConfig, S3StorageConfig, SqlCatalogConfig, ServerTlsConfig, UpstreamAuth, UpstreamTlsConfig } from './types.js';
 
 export const DEFAULTS = {
   host: '127.0.0.1',
@@ -165,7 +165,7 @@ function coerce(substituted: string, original: string): string | number {
 }
 
 interface RawConfig {
-  server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number; 'shutdown-grace-ms'?: number; 'readiness-interval-ms'?: number };
+  server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number; 'shutdown-grace-ms'?: number; 'readiness-interval-ms'?: number; tls?: { 'cert-file': string; 'key-file': string; 'ca-file'?: string } };
   planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string; workers?: number | 'auto' };
   logging?: { level?: string };
   tracing?: { 'otlp-endpoint'?: string; 'service-name'?: string; 'sample-ratio'?: number };
@@ -289,6 +289,32 @@ function sqliteUri(uri: string, base: string): string {
   return `sqlite:${path.resolve(base, rest)}`;
 }
 
+/** A `*-file` of TLS settings, read now: its PEM text, or undefined after reporting why not. */
+function readPem(file: string | undefined, key: 'ca-file' | 'cert-file' | 'key-file', base: string, report: (message: string) => void): string | undefined {
+  if (file === undefined) return undefined;
+  const abs = path.resolve(base, file);
+  const [kind, what] = key === 'key-file' ? [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'private key'] : [/-----BEGIN CERTIFICATE-----/, 'certificate'];
+  try {
+    const text = fs.readFileSync(abs, 'utf8');
+    if (!kind.test(text)) report(`${abs} holds no PEM ${what}`);
+    return text;
+  } catch (err) {
+    report(`cannot read ${abs} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; a relative path is resolved against the config file's folder)`);
+    return undefined;
+  }
+}
+
+/** `server.tls`, its files read now (a reload reads them again: a rotated certificate is served to new connections). */
+function buildServerTls(raw: RawConfig, base: string, report: Report): ServerTlsConfig | undefined {
+  const tls = raw.server?.tls;
+  if (!tls) return undefined;
+  const read = (key: 'ca-file' | 'cert-file' | 'key-file') => readPem(tls[key], key, base, (message) => report(['server', 'tls', key], message));
+  const cert = read('cert-file') ?? '';
+  const key = read('key-file') ?? '';
+  const ca = read('ca-file');
+  return Object.freeze({ cert, key, ...(ca !== undefined && { ca }) });
+}
+
 /**
  * A `rest` catalog's `tls` files, read now (relative paths beside the config file), so a missing
  * or unreadable one is told at start with its key, and a reload sees a rotated one.
@@ -298,22 +324,10 @@ function buildUpstreamTls(name: string, c: RawRestCatalog, base: string, report:
   if (!tls) return undefined;
   const at = (key: string) => ['catalogs', name, 'tls', key];
   if (!/^https:/i.test(c.uri)) report(['catalogs', name, 'tls'], `applies to an https:// upstream; uri is ${c.uri.split(':')[0]}://`);
-  const read = (key: 'ca-file' | 'cert-file' | 'key-file', kind: RegExp, what: string): string | undefined => {
-    const file = tls[key];
-    if (file === undefined) return undefined;
-    const abs = path.resolve(base, file);
-    try {
-      const text = fs.readFileSync(abs, 'utf8');
-      if (!kind.test(text)) report(at(key), `${abs} holds no PEM ${what}`);
-      return text;
-    } catch (err) {
-      report(at(key), `cannot read ${abs} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; a relative path is resolved against the config file's folder)`);
-      return undefined;
-    }
-  };
-  const ca = read('ca-file', /-----BEGIN CERTIFICATE-----/, 'certificate');
-  const cert = read('cert-file', /-----BEGIN CERTIFICATE-----/, 'certificate');
-  const key = read('key-file', /-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'private key');
+  const read = (key: 'ca-file' | 'cert-file' | 'key-file') => readPem(tls[key], key, base, (message) => report(at(key), message));
+  const ca = read('ca-file');
+  const cert = read('cert-file');
+  const key = read('key-file');
   return Object.freeze({
     ...(ca !== undefined && { ca }),
     ...(cert !== undefined && { cert }),
@@ -392,6 +406,7 @@ function build(raw: RawConfig, source: string, report: Report): Config {
     );
   }
   const p = raw.planning ?? {};
+  const serverTls = buildServerTls(raw, base, report);
   return Object.freeze({
     source,
     server: Object.freeze({
@@ -403,6 +418,7 @@ function build(raw: RawConfig, source: string, report: Report): Config {
       ...(raw.server?.['upstream-buffer-bytes'] && { upstreamBufferBytes: raw.server['upstream-buffer-bytes'] }),
       ...(raw.server?.['shutdown-grace-ms'] !== undefined && { shutdownGraceMs: raw.server['shutdown-grace-ms'] }),
       ...(raw.server?.['readiness-interval-ms'] !== undefined && { readinessIntervalMs: raw.server['readiness-interval-ms'] }),
+      ...(serverTls && { tls: serverTls }),
     }),
     planning: Object.freeze({
       batchSize: p['batch-size'] ?? DEFAULTS.batchSize,

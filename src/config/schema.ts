@@ -168,6 +168,16 @@ export const CONFIG_SCHEMA = {
         'upstream-buffer-bytes': { type: 'integer', minimum: 1048576 },
         'shutdown-grace-ms': { type: 'integer', minimum: 0, maximum: 3600000 },
         'readiness-interval-ms': { type: 'integer', minimum: 50, maximum: 3600000 },
+        tls: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['cert-file', 'key-file'],
+          properties: {
+            'cert-file': { type: 'string', minLength: 1 },
+            'key-file': { type: 'string', minLength: 1 },
+            'ca-file': { type: 'string', minLength: 1 },
+          },
+        },
         'trusted-proxies': {
           type: 'array',
           items: { type: 'string', pattern: '^[0-9a-fA-F:.]+(/[0-9]{1,3})?$' },

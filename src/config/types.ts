@@ -15,6 +15,16 @@ export interface ServerConfig {
   readonly shutdownGraceMs?: number;
   /** How often every `rest` upstream's /v1/config is checked for `/readyz` (default in main.ts). */
   readonly readinessIntervalMs?: number;
+  /** Serve HTTPS (issue #42 item 3): the files' contents as read when the config was; a reload re-reads them. */
+  readonly tls?: ServerTlsConfig;
+}
+
+/** `server.tls`: Icefront's certificate chain and key (PEM), and the CAs its callers' certificates must chain to. */
+export interface ServerTlsConfig {
+  readonly cert: string;
+  readonly key: string;
+  /** When given, every request but the probes' (/healthz, /readyz) needs a client certificate signed by these CAs. */
+  readonly ca?: string;
 }
 
 export interface PlanningConfig {

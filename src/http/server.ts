@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { fail } from '../errors/index.js';
 import { parseJson } from '../json/index.js';
@@ -37,6 +38,8 @@ import { requestSlot } from './request-slot.js';
 import { auditLogger } from './audit-line.js';
 import { responseRecorder } from './request-record.js';
 import { statusPageRoute } from './ui/status-page.js';
+import { clientCertificateRefusal, secureOptions } from './tls.js';
+import type { ServerTlsConfig } from '../config/index.js';
 
 export interface BuildServerOptions {
   /**
@@ -56,6 +59,8 @@ export interface BuildServerOptions {
   readonly auth?: AuthOptions;
   /** Request spans (request-trace.ts); absent: none recorded, callers' trace context still passed on. */
   readonly tracing?: Tracing;
+  /** `server.tls`: served over HTTPS, client certificates asked for when it names a CA. */
+  readonly tls?: ServerTlsConfig;
   /** Served at GET /readyz (background upstream checks); no /readyz without it. */
   readonly readiness?: Pick<Readiness, 'report'>;
   /** Recent work for the status page at GET / (served only with it). */
@@ -79,7 +84,9 @@ const STATUS_PAGE: SpecPath = { path: '/', methods: ['GET'] };
 /** The fastify app serving the REST catalog read API. It does not listen; the caller does. */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
   const logger = options.logger ?? createLogger({ level: 'silent' });
+  const tls = options.tls;
   const app = Fastify({
+    ...(tls && { https: secureOptions(tls) }),
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit,
     exposeHeadRoutes: false,
@@ -188,6 +195,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     if (hostLines(request.raw.rawHeaders) > 1) done(fail('BAD_REQUEST', 'A request may carry one Host header, not several (RFC 9112 §3.2)'));
     else done();
   });
+  // server.tls.ca-file: a caller without a certificate from it is refused before anything else is done
+  if (tls?.ca !== undefined) {
+    app.addHook('onRequest', (request, reply, done) => done(clientCertificateRefusal(request.raw.socket as TLSSocket, rawPath(request.raw.url ?? '/'))));
+  }
   // One hook before any route: with auth on, every request but the open ones (the probes, the
   // token route, which the provider answers) is authenticated, and its route's requirement checked.
   const auth = options.auth;

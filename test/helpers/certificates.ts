@@ -18,9 +18,15 @@ export interface CertificateFiles {
   /** A server certificate for `upstream.test` only (to verify with a server name), and its key. */
   readonly namedCert: string;
   readonly namedKey: string;
-  /** A client certificate (CN icefront), and its key. */
+  /** A client certificate (CN client), and its key. */
   readonly clientCert: string;
   readonly clientKey: string;
+  /** A second server certificate for the loopback names, signed by the same CA (a rotation), and its key. */
+  readonly rotatedCert: string;
+  readonly rotatedKey: string;
+  /** A client certificate signed by the other CA, and its key. */
+  readonly strangerCert: string;
+  readonly strangerKey: string;
   /** A second CA that signed none of them. */
   readonly otherCaFile: string;
   read(file: string): string;
@@ -50,6 +56,8 @@ export function makeCertificates(): CertificateFiles {
   makeLeaf(dir, 'server', 'ca', 'IP:127.0.0.1,IP:::1,DNS:localhost', 'serverAuth');
   makeLeaf(dir, 'named', 'ca', 'DNS:upstream.test', 'serverAuth');
   makeLeaf(dir, 'client', 'ca', '', 'clientAuth');
+  makeLeaf(dir, 'rotated', 'ca', 'IP:127.0.0.1,IP:::1,DNS:localhost', 'serverAuth');
+  makeLeaf(dir, 'stranger', 'other-ca', '', 'clientAuth');
   const at = (name: string) => path.join(dir, name);
   return {
     dir,
@@ -60,6 +68,10 @@ export function makeCertificates(): CertificateFiles {
     namedKey: at('named.key'),
     clientCert: at('client.pem'),
     clientKey: at('client.key'),
+    rotatedCert: at('rotated.pem'),
+    rotatedKey: at('rotated.key'),
+    strangerCert: at('stranger.pem'),
+    strangerKey: at('stranger.key'),
     otherCaFile: at('other-ca.pem'),
     read: (file) => fs.readFileSync(file, 'utf8'),
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
