@@ -255,6 +255,36 @@ t.test('Service, metrics port, PDB; the HPA and ServiceMonitor only when enabled
   t.match(monitor.spec.endpoints?.[0], { port: 'metrics', path: '/metrics' }, 'scrapes /metrics through the named port');
 });
 
+t.test('tls.existingSecret: the Secret mounted, server.tls written, probes and the scrape over HTTPS', async (t) => {
+  const bin = await helmOrSkip(t);
+  if (!bin) return;
+  const objects = await renderOk(t, bin, [
+    '--set', 'tls.existingSecret=icefront-tls',
+    '--set', 'tls.clientCertificates=true',
+    '--set', 'metrics.serviceMonitor.enabled=true',
+    '--set', 'metrics.serviceMonitor.tlsConfig.ca.secret.name=icefront-tls',
+    '--set', 'metrics.serviceMonitor.tlsConfig.ca.secret.key=ca.crt',
+  ]);
+  const deployment = one(t, objects, 'Deployment');
+  const c = container(deployment);
+  for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) t.equal(c[probe]?.httpGet?.scheme, 'HTTPS', `${probe} over HTTPS`);
+  const mount = (c.volumeMounts ?? []).find((m: any) => m.mountPath === '/etc/icefront-tls');
+  t.ok(mount && mount.readOnly && !mount.subPath, 'the Secret mounted read-only as a folder at /etc/icefront-tls');
+  const volume = (deployment.spec.template.spec.volumes ?? []).find((v: any) => v.name === mount?.name);
+  t.equal(volume?.secret?.secretName, 'icefront-tls', 'from tls.existingSecret');
+  const config = parseYaml(one(t, objects, 'ConfigMap').data['config.yaml']) as { server: { tls: Record<string, string> } };
+  t.same(config.server.tls, { 'cert-file': '/etc/icefront-tls/tls.crt', 'key-file': '/etc/icefront-tls/tls.key', 'ca-file': '/etc/icefront-tls/ca.crt' }, "server.tls names the Secret's files");
+  const endpoint = one(t, objects, 'ServiceMonitor').spec.endpoints[0];
+  t.equal(endpoint.scheme, 'https');
+  t.same(endpoint.tlsConfig, { ca: { secret: { name: 'icefront-tls', key: 'ca.crt' } } }, 'with the TLS config given');
+
+  const plain = one(t, await renderOk(t, bin), 'Deployment');
+  t.equal(container(plain).readinessProbe?.httpGet?.scheme, undefined, 'without it, plain HTTP');
+  const both = await render(bin, ['-f', LINT_VALUES, '--set', 'tls.existingSecret=x', '--set', 'config.server.tls.cert-file=/a']);
+  t.not(both.code, 0, 'config.server.tls and tls.existingSecret together are refused');
+  t.match(both.stderr, /config\.server\.tls: set tls\.existingSecret instead/);
+});
+
 /** tools/deploy/k8s-validate built into a temp folder (Go's build cache makes a rebuild quick). */
 async function validator(t: Test): Promise<string | undefined> {
   if (!onPath('go')) {
@@ -295,6 +325,7 @@ t.test('every rendered object decodes strictly into its Kubernetes API type', as
   const variants = [
     [],
     ['--set', 'autoscaling.enabled=true', '--set', 'autoscaling.targetMemoryUtilizationPercentage=80', '--set', 'metrics.serviceMonitor.enabled=true', '--set', 'tokenSecret.existingSecret=mine'],
+    ['--set', 'tls.existingSecret=icefront-tls', '--set', 'tls.clientCertificates=true'],
     ['--set', 'shutdown.preStopSleepSeconds=0', '--set', 'rollOnConfigChange=false', '--set', 'podDisruptionBudget.maxUnavailable=null', '--set', 'podDisruptionBudget.minAvailable=2'],
   ];
   let lastRender = '';

@@ -78,6 +78,16 @@ and planning.token-secret from the environment variable the Secret fills.
 {{- fail "config.server.shutdown-grace-ms: set shutdown.drainSeconds instead (the chart derives the grace period and terminationGracePeriodSeconds from it)" }}
 {{- end }}
 {{- $_ := set $server "shutdown-grace-ms" (mul (int .Values.shutdown.drainSeconds) 1000) }}
+{{- if .Values.tls.existingSecret }}
+{{- if hasKey $server "tls" }}
+{{- fail "config.server.tls: set tls.existingSecret instead (the chart mounts the Secret and writes server.tls)" }}
+{{- end }}
+{{- $tls := dict "cert-file" "/etc/icefront-tls/tls.crt" "key-file" "/etc/icefront-tls/tls.key" }}
+{{- if .Values.tls.clientCertificates }}
+{{- $_ := set $tls "ca-file" "/etc/icefront-tls/ca.crt" }}
+{{- end }}
+{{- $_ := set $server "tls" $tls }}
+{{- end }}
 {{- $_ := set $config "server" $server }}
 {{- $planning := get $config "planning" | default dict }}
 {{- if hasKey $planning "token-secret" }}
