@@ -89,6 +89,7 @@ function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracin
   const planning = {
     batchSize: config.planning.batchSize,
     maxResponseBytes: config.planning.maxResponseBytes,
+    ...(config.planning.gzipPageBytes !== undefined && { gzipPageBytes: config.planning.gzipPageBytes }),
     engine,
     metrics,
     answerCache,

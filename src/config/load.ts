@@ -21,6 +21,7 @@ export const DEFAULTS = {
   // passes a gateway with a 1 MB cap; larger pages saved the clients nothing more.
   batchSize: 0,
   maxResponseBytes: 1_000_000,
+  gzipPageBytes: 1_000_000,
   cacheBytes: 256 * 1024 * 1024,
   logLevel: 'info',
   connectTimeoutMs: 5000,
@@ -166,7 +167,7 @@ function coerce(substituted: string, original: string): string | number {
 
 interface RawConfig {
   server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number; 'shutdown-grace-ms'?: number; 'readiness-interval-ms'?: number; tls?: { 'cert-file': string; 'key-file': string; 'ca-file'?: string } };
-  planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string; workers?: number | 'auto' };
+  planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'gzip-page-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string; workers?: number | 'auto' };
   logging?: { level?: string };
   tracing?: { 'otlp-endpoint'?: string; 'service-name'?: string; 'sample-ratio'?: number };
   auth?: RawAuth;
@@ -423,6 +424,7 @@ function build(raw: RawConfig, source: string, report: Report): Config {
     planning: Object.freeze({
       batchSize: p['batch-size'] ?? DEFAULTS.batchSize,
       maxResponseBytes: p['max-response-bytes'] ?? DEFAULTS.maxResponseBytes,
+      gzipPageBytes: p['gzip-page-bytes'] ?? Math.max(DEFAULTS.gzipPageBytes, p['max-response-bytes'] ?? 0),
       cacheBytes: p['cache-bytes'] ?? DEFAULTS.cacheBytes,
       ...(p['token-secret'] ? { tokenSecret: p['token-secret'] } : {}),
       ...(typeof p.workers === 'number' && { workers: p.workers }),

@@ -190,6 +190,7 @@ export const CONFIG_SCHEMA = {
       properties: {
         'batch-size': { type: 'integer', minimum: 0 },
         'max-response-bytes': { type: 'integer', minimum: 4096 },
+        'gzip-page-bytes': { type: 'integer', minimum: 4096, maximum: 268435456 },
         'cache-bytes': { type: 'integer', minimum: 0 },
         'token-secret': { type: 'string', minLength: 16 },
         workers: { anyOf: [{ type: 'integer', minimum: 0, maximum: 64 }, { const: 'auto' }] },

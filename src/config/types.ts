@@ -30,6 +30,8 @@ export interface ServerTlsConfig {
 export interface PlanningConfig {
   readonly batchSize: number;
   readonly maxResponseBytes: number;
+  /** A page's JSON at most for a caller that takes gzip (`gzip-page-bytes`). */
+  readonly gzipPageBytes?: number;
   readonly cacheBytes: number;
   readonly tokenSecret?: string;
   /**

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, type CallerContext, type CatalogConfigResponse, type LoadTableResponse, type Service } from '../service/index.js';
 import type { RequestAccess } from './access.js';
 import { ifNoneMatchHits } from './conditional.js';
-import { gzipFor, gzippedOnce, negotiatedHeaders, sendJsonNegotiated } from './compression.js';
+import { acceptsGzip, gzipFor, gzippedOnce, negotiatedHeaders, sendJsonNegotiated } from './compression.js';
 import { sendJson } from './reply.js';
 import type { Origin } from './origin.js';
 import { decodeSegment, parseParentParam, queryParam, rawPathParams } from './request-params.js';
@@ -38,6 +38,7 @@ export function callerOf(ctx: RouteContext): CallerContext {
   return {
     ...(typeof authorization === 'string' && { authorization }),
     ...(typeof delegation === 'string' && { accessDelegation: delegation }),
+    ...(acceptsGzip(ctx.request.headers['accept-encoding']) && { takesGzip: true }),
     onOutcome: (outcome) => noteOutcome(raw, outcome),
   };
 }

@@ -55,6 +55,8 @@ export interface CallerContext {
   readonly accessDelegation?: string;
   /** Told what a planning answer held, once it is known (the status page, the audit stream). */
   readonly onOutcome?: OutcomeSink;
+  /** The caller takes gzip (Accept-Encoding): Icefront's planning pages may then be larger (`planning.gzip-page-bytes`). */
+  readonly takesGzip?: boolean;
 }
 
 /** The read use cases of the REST catalog API, free of HTTP. Errors are IcefrontErrors. */
@@ -287,14 +289,14 @@ export function createService(options: ServiceOptions): Service {
         const paged = await pagedTarget(prefix, identifier, caller);
         if (paged?.mode === 'upstream-or-paged') return pagedPlanning.planOrPage(prefix, ...paged.args, body, caller?.onOutcome);
         if (paged) return pagedPlanning.plan(prefix, ...paged.args, body, caller?.onOutcome);
-        return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier, caller), body, caller?.onOutcome);
+        return scanPlanning.plan(prefix, ...planningTarget(prefix, identifier, caller), body, caller?.onOutcome, caller?.takesGzip);
       });
     },
 
     async fetchPlanningResult(prefix, identifier, planId, caller) {
       const paged = await pagedTarget(prefix, identifier, caller);
       if (paged) return pagedPlanning.fetchPlan(prefix, ...paged.args, planId, caller?.onOutcome);
-      return scanPlanning.fetchPlan(prefix, ...planningTarget(prefix, identifier, caller), planId, caller?.onOutcome);
+      return scanPlanning.fetchPlan(prefix, ...planningTarget(prefix, identifier, caller), planId, caller?.onOutcome, caller?.takesGzip);
     },
 
     async cancelPlanning(prefix, identifier, _planId, caller) {

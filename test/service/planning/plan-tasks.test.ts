@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { deflateRawSync as zlibDeflate, inflateRawSync as zlibInflate } from 'node:zlib';
+import { deflateRawSync as zlibDeflate, gunzipSync, inflateRawSync as zlibInflate } from 'node:zlib';
 import { realFixturesAvailable, realFixturesCatalogConfig, REAL_FIXTURES_SKIP } from '../../helpers/real-fixtures.js';
 import { validateAgainst } from '../../helpers/openapi.js';
 import { defaultPlanningWorkers } from '../../../src/service/index.js';
@@ -369,6 +369,41 @@ t.test('responses stay under max-response-bytes, and min-rows-requested stops pl
   t.equal(limited['plan-tasks'], undefined, 'no further batches');
   const again = parse((await small.inject({ url: `${base}/plan/${encodeURIComponent(limited['plan-id']!)}` })).body);
   t.same(again['file-scan-tasks'], limited['file-scan-tasks'], 'GET plan/{id} re-plans the same prefix');
+});
+
+t.test('a caller that takes gzip gets pages of up to gzip-page-bytes, one that does not pages of max-response-bytes; both the same files', async (t) => {
+  const app = appWith([demoCatalog()], { batchSize: 0, maxResponseBytes: 4096, gzipPageBytes: 64 * 1024 });
+  t.teardown(() => app.close());
+  const base = DEMO('sales', 'orders');
+  const walk = async (acceptEncoding: string | undefined) => {
+    const headers = { 'content-type': 'application/json', ...(acceptEncoding && { 'accept-encoding': acceptEncoding }) };
+    const ask = async (url: string, body: unknown) => {
+      const res = await app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) });
+      t.equal(res.statusCode, 200);
+      const text = res.headers['content-encoding'] === 'gzip' ? gunzipSync(res.rawPayload).toString('utf8') : res.body;
+      return { body: parse(text), jsonBytes: Buffer.byteLength(text) };
+    };
+    const first = await ask(`${base}/plan`, {});
+    const keys = keysOf(first.body);
+    const queue = [...(first.body['plan-tasks'] ?? [])];
+    let answers = 1;
+    let largest = first.jsonBytes;
+    while (queue.length > 0) {
+      const next = await ask(`${base}/tasks`, { 'plan-task': queue.shift()! });
+      keys.push(...keysOf(next.body));
+      queue.push(...(next.body['plan-tasks'] ?? []));
+      answers++;
+      largest = Math.max(largest, next.jsonBytes);
+    }
+    return { keys, answers, largest };
+  };
+  const plain = await walk(undefined);
+  const zipped = await walk('gzip, deflate');
+  t.ok(plain.answers > 1 && plain.largest <= 4096, `without gzip: ${plain.answers} answers, JSON within max-response-bytes (largest ${plain.largest})`);
+  t.ok(zipped.answers < plain.answers, `with gzip: fewer answers (${zipped.answers})`);
+  t.ok(zipped.largest > 4096 && zipped.largest <= 64 * 1024, `each up to gzip-page-bytes of JSON (largest ${zipped.largest})`);
+  t.same([...zipped.keys].sort(), [...plain.keys].sort(), 'the same files, each once');
+  t.equal(new Set(zipped.keys).size, zipped.keys.length);
 });
 
 t.test('when plan-task strings would overflow max-response-bytes, fan-out tasks keep every response within it', async (t) => {
