@@ -128,6 +128,8 @@ class RestUpstreamClient implements RestUpstream {
   readonly #log: Logger | undefined;
   readonly #configs = new Map<string, { readonly value: UpstreamConfig; readonly expiresAt: number }>();
   readonly #configFlight: SingleFlight<UpstreamConfig>;
+  /** Pinned loads under way, by caller, table and delegation: a burst of redemptions asks the upstream once. */
+  readonly #pinnedFlight: SingleFlight<UpstreamTable>;
   /**
    * The last table load per caller, table and access delegation: when its body was read
    * (`fetchedAt`), when the upstream last answered it for the caller (`answeredAt`: a 200 or 304),
@@ -160,6 +162,7 @@ class RestUpstreamClient implements RestUpstream {
     });
     this.#auth = new UpstreamAuthenticator(config.auth, this.#http, config.name, this.#now);
     this.#configFlight = singleFlight({ name: `upstream-config:${config.name}` });
+    this.#pinnedFlight = singleFlight({ name: `upstream-pinned-load:${config.name}` });
   }
 
   async fetchConfig(callerAuthorization?: string): Promise<UpstreamConfig> {
@@ -240,7 +243,10 @@ class RestUpstreamClient implements RestUpstream {
    * no longer allows is refused). A body loaded before, for the same caller, table and access
    * delegation, within REVALIDATE_WITHIN_MS, is revalidated with its ETag: a 304 reuses it without
    * reading or parsing the table again (issue #31: a plan's every /tasks redemption loads it). A
-   * `pinned` load within PINNED_REUSE_MS of the upstream's last answer to the same caller is that answer.
+   * `pinned` load within PINNED_REUSE_MS of the upstream's last answer to the same caller is that answer,
+   * and concurrent pinned loads for the same caller share one call (a pinned snapshot does not
+   * need the newest metadata; an unpinned load, which must see every commit acknowledged before it
+   * began, never joins one already under way).
    */
   async loadTable(namespace: readonly string[], table: string, callerAuthorization?: string, accessDelegation?: string, options?: { readonly pinned?: boolean }): Promise<UpstreamTable> {
     const upstream = await this.fetchConfig(callerAuthorization);
@@ -252,7 +258,7 @@ class RestUpstreamClient implements RestUpstream {
     if (held && options?.pinned && this.#now() - held.answeredAt < PINNED_REUSE_MS) return held.table;
     const known = held?.etag !== undefined && this.#now() - held.fetchedAt < REVALIDATE_WITHIN_MS ? held : undefined;
     if (known) headers['if-none-match'] = known.etag!;
-    return this.#logged(async () => {
+    const load = () => this.#logged(async () => {
       const res = await this.#call('GET', path, callerAuthorization, headers, this.#limits.loadTableBytes);
       if (res.status === 304 && known) {
         known.answeredAt = this.#now();
@@ -265,6 +271,7 @@ class RestUpstreamClient implements RestUpstream {
       this.#tables.set(key, { table: loaded, ...(typeof etag === 'string' && etag !== '' && { etag }), fetchedAt: now, answeredAt: now });
       return loaded;
     });
+    return options?.pinned ? this.#pinnedFlight.run(key, load) : load();
   }
 
   close(): Promise<void> {

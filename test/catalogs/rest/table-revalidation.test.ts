@@ -120,3 +120,31 @@ t.test('a pinned load reuses the upstream\'s answer to the same caller for PINNE
   t.ok(refused !== undefined, 'past the window, a pinned load asks again, and the upstream refuses alice');
   t.equal((refused as { upstream?: { status?: number } }).upstream?.status, 403, `refused with the upstream's 403: ${String(refused)}`);
 });
+
+t.test('concurrent pinned loads for one caller share one upstream call; unpinned ones and other callers each ask', async (t) => {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-pinned-burst-')));
+  const warehouse = path.join(base, 'wh');
+  buildWarehouse(warehouse, pathToFileURL(warehouse).href);
+  const stub = await startUpstreamStub({ tables: [stubTableFromDir(path.join(warehouse, 'sales/returns/metadata'), ['sales'], 'returns')] });
+  const upstream = createRestUpstream(stubCatalogConfig(stub));
+  t.teardown(async () => {
+    await upstream.close();
+    await stub.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+  const loads = () => stub.requests.filter((r) => r.method === 'GET' && r.url.endsWith('/namespaces/sales/tables/returns')).length;
+  const load = (options?: { pinned?: boolean }, caller = 'Bearer alice') => upstream.loadTable(['sales'], 'returns', caller, undefined, options);
+
+  // a burst of redemptions before any load was answered (nothing held to reuse)
+  const held = stub.hold(/\/tables\/returns$/);
+  const burst = Array.from({ length: 8 }, () => load({ pinned: true }));
+  const other = load({ pinned: true }, 'Bearer bob');
+  await held.arrived;
+  held.release();
+  const tables = await Promise.all(burst);
+  await other;
+  t.ok(tables.every((x) => x === tables[0]), 'the eight pinned loads got one answer');
+  t.equal(loads(), 2, "one upstream call for alice's eight, one for bob's");
+  await Promise.all([load(), load()]);
+  t.equal(loads(), 4, 'unpinned loads each ask the upstream, even at the same moment');
+});
