@@ -60,7 +60,7 @@ try {
       const server = { name: 'ice', uri: ice.url, warehouse: 'pages', planning: 'server' as const };
       const warmJava = await runProtocol(url, { walk: 'java', gzip: true });
       check(label, warmJava, bound.maxBytes);
-      const sparkWarm = await spark.plan(server, t, true);
+      const sparkWarm = await spark.plan(server, t, { countFiles: true });
       if (sparkWarm.files !== FILES) throw new Error(`pages: Spark planned ${sparkWarm.files} files through ${label}`);
       if (clientMs === undefined) {
         const client = { name: 'icec', uri: ice.url, warehouse: 'pages', planning: 'client' as const };

@@ -12,6 +12,13 @@ export interface SparkCatalog {
   readonly properties?: Readonly<Record<string, string>>;
 }
 
+/** A scan to plan: the file tasks counted afterwards (untimed), and a filter pushed into it. */
+export interface SparkScan {
+  readonly countFiles?: boolean;
+  /** A Spark SQL condition, e.g. `c4 < 1000`. */
+  readonly filter?: string;
+}
+
 export interface SparkPlanning {
   readonly ms: number;
   readonly tableMs: number;
@@ -23,7 +30,7 @@ export interface SparkPlanning {
 }
 
 export interface SparkPlanner {
-  plan(catalog: SparkCatalog, table: string, countFiles?: boolean): Promise<SparkPlanning>;
+  plan(catalog: SparkCatalog, table: string, scan?: SparkScan): Promise<SparkPlanning>;
   /**
    * The same one step at a time (spark.table, optimizedPlan, executedPlan, getNumPartitions),
    * calling `after(step)` once each has answered; counts the planned file tasks.
@@ -46,9 +53,9 @@ export function startSparkPlanner(env: InteropEnv, driverMemory: string): SparkP
     // read by pyspark when it launches the JVM; spark_client.py's builder leaves memory alone
     PYSPARK_SUBMIT_ARGS: `--driver-memory ${driverMemory} pyspark-shell`,
   });
-  const what = (catalog: SparkCatalog, table: string) => `Spark planning ${table} via ${catalog.uri} (scan-planning-mode=${catalog.planning})`;
+  const what = (catalog: SparkCatalog, table: string, filter?: string) => `Spark planning ${table} via ${catalog.uri} (scan-planning-mode=${catalog.planning}${filter ? `, ${filter}` : ''})`;
   return {
-    plan: (catalog, table, countFiles = false) => child.ask<SparkPlanning>({ catalog, table, countFiles }, what(catalog, table)),
+    plan: (catalog, table, scan = {}) => child.ask<SparkPlanning>({ catalog, table, countFiles: scan.countFiles ?? false, ...(scan.filter && { filter: scan.filter }) }, what(catalog, table, scan.filter)),
     async planInSteps(catalog, table, after) {
       let reply: SparkPlanning | undefined;
       for (const step of SPARK_STEPS) {

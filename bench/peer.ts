@@ -355,7 +355,7 @@ async function measureSpark(spark: ReturnType<typeof startSparkPlanner>, table: 
       const where = seen.filter((x) => !x.endsWith(' 0 /plan + 0 /tasks'));
       if (plans !== 1 || tasks !== c.planTasks || where.length !== 1) throw new Error(`peer: Spark through Icefront did not plan once, in one step (${c.planTasks} /tasks expected): ${line}`);
     } else {
-      warmup = await spark.plan(c.catalog, table, true);
+      warmup = await spark.plan(c.catalog, table, { countFiles: true });
     }
     if (warmup.files !== FILES) throw new Error(`peer: Spark (${c.label}) planned ${warmup.files} file tasks, expected ${FILES}`);
     mine.push({ key: c.key, label: c.label, catalog: c.catalog, warmup, runs: [], ...(c.ice && { requests: [], icefrontMs: [] }) });

@@ -2,7 +2,7 @@
 
 Protocol: one JSON object per line on stdin, one per line on stdout (fd 1 is kept private; Spark's
 output goes to stderr), like test/interop/clients/worker.py:
-  {"catalog": CAT, "table": "ns.t", "countFiles": false}
+  {"catalog": CAT, "table": "ns.t", "countFiles": false, "filter": "c4 < 1000" (optional)}
     -> {"ok": true, "ms": total, "tableMs": ..., "optimizedMs": ..., "physicalMs": ...,
         "partitionsMs": ..., "partitions": N, "files": M or null}
 CAT as in test/interop/clients/spark_client.py, whose session and catalog settings this reuses
@@ -46,7 +46,9 @@ def step(name, job, kept):
     if name == "table":
         spark = spark_client.session()
         catalog = spark_client.catalog(job["catalog"])
-        kept["df"] = spark.table(f"{catalog}.{job['table']}")
+        df = spark.table(f"{catalog}.{job['table']}")
+        # a filter Spark pushes down into the Iceberg scan (server planning: the /plan filter)
+        kept["df"] = df.filter(job["filter"]) if job.get("filter") else df
         kept["qe"] = kept["df"]._jdf.queryExecution()
     elif name == "optimized":
         kept["qe"].optimizedPlan()
