@@ -1,5 +1,5 @@
 /**
-^ * `npm run bench:many-clients` (issue #41 goal 4, "many clients"): BENCH_CLIENTS (default 16)
+ * `npm run bench:many-clients` (issue #41 goal 4, "many clients"): BENCH_CLIENTS (default 16)
  * client processes plan the same table at the same moment, once each planning it themselves
  * against the catalog (client-side) and once planning server-side through a fresh Icefront; what
  * is counted is every storage request anyone made, and the time of the slowest client.
