@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createRestUpstream, PINNED_REUSE_MS } from '../../../src/catalogs/rest/rest-upstream.js';
 import { buildIcefront } from '../../../src/main.js';
 import { buildWarehouse } from '../../../tools/make-fixtures.js';
@@ -84,13 +84,13 @@ t.test("a scan's redemptions reuse the caller's load of moments ago; every /plan
   t.equal(refused.body.error?.type, 'ForbiddenException');
 });
 
-t.test('a pinned load reuses the upstream\'s answer to the same caller for PINNED_REUSE_MS, then asks again, and is refused once the caller is', async (t) => {
+/** The demo warehouse's sales.returns behind a stub upstream; its loads counted, and a load as a caller. */
+async function returnsUpstream(t: Test, options: { requireToken?: string; conditionalLoads?: boolean }, now?: () => number) {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-pinned-')));
   const warehouse = path.join(base, 'wh');
   buildWarehouse(warehouse, pathToFileURL(warehouse).href);
-  const stub = await startUpstreamStub({ tables: [stubTableFromDir(path.join(warehouse, 'sales/returns/metadata'), ['sales'], 'returns')], requireToken: 'alice', conditionalLoads: true });
-  let clock = 1_000_000;
-  const upstream = createRestUpstream(stubCatalogConfig(stub), { now: () => clock });
+  const stub = await startUpstreamStub({ tables: [stubTableFromDir(path.join(warehouse, 'sales/returns/metadata'), ['sales'], 'returns')], ...options });
+  const upstream = createRestUpstream(stubCatalogConfig(stub), now ? { now } : {});
   t.teardown(async () => {
     await upstream.close();
     await stub.close();
@@ -98,6 +98,12 @@ t.test('a pinned load reuses the upstream\'s answer to the same caller for PINNE
   });
   const loads = () => stub.requests.filter((r) => r.method === 'GET' && r.url.endsWith('/namespaces/sales/tables/returns')).length;
   const load = (options?: { pinned?: boolean }, caller = 'Bearer alice') => upstream.loadTable(['sales'], 'returns', caller, undefined, options);
+  return { stub, loads, load };
+}
+
+t.test('a pinned load reuses the upstream\'s answer to the same caller for PINNED_REUSE_MS, then asks again, and is refused once the caller is', async (t) => {
+  let clock = 1_000_000;
+  const { stub, loads, load } = await returnsUpstream(t, { requireToken: 'alice', conditionalLoads: true }, () => clock);
 
   const first = await load();
   t.equal(loads(), 1);
@@ -122,18 +128,7 @@ t.test('a pinned load reuses the upstream\'s answer to the same caller for PINNE
 });
 
 t.test('concurrent pinned loads for one caller share one upstream call; unpinned ones and other callers each ask', async (t) => {
-  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-pinned-burst-')));
-  const warehouse = path.join(base, 'wh');
-  buildWarehouse(warehouse, pathToFileURL(warehouse).href);
-  const stub = await startUpstreamStub({ tables: [stubTableFromDir(path.join(warehouse, 'sales/returns/metadata'), ['sales'], 'returns')] });
-  const upstream = createRestUpstream(stubCatalogConfig(stub));
-  t.teardown(async () => {
-    await upstream.close();
-    await stub.close();
-    fs.rmSync(base, { recursive: true, force: true });
-  });
-  const loads = () => stub.requests.filter((r) => r.method === 'GET' && r.url.endsWith('/namespaces/sales/tables/returns')).length;
-  const load = (options?: { pinned?: boolean }, caller = 'Bearer alice') => upstream.loadTable(['sales'], 'returns', caller, undefined, options);
+  const { stub, loads, load } = await returnsUpstream(t, {});
 
   // a burst of redemptions before any load was answered (nothing held to reuse)
   const held = stub.hold(/\/tables\/returns$/);
