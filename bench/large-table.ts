@@ -40,21 +40,22 @@
  * 50 ms, and the bound 1). Needs the interop toolchain and Toxiproxy (both installed by their
  * scripts on first use). Smoke test: BENCH_LARGE_MANIFESTS=20 BENCH_LARGE_ENTRIES=500.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Pool } from 'undici';
-import { ensureToolchain, runInstallScript, type InteropEnv } from '../test/interop/harness/toolchain.js';
+import type { InteropEnv } from '../test/interop/harness/toolchain.js';
 import { startMoto, type MotoS3 } from '../test/interop/harness/moto.js';
 import { startRestFixture, type RestFixture } from '../test/interop/harness/rest-fixture.js';
-import { startToxiproxy, TOXIPROXY_SCRIPT, type ToxiProxy } from '../test/interop/harness/toxiproxy.js';
+import type { ToxiProxy } from '../test/interop/harness/toxiproxy.js';
+import { toolchainAndToxiproxy } from './toolchain-toxiproxy.js';
 import { jvmSettings, registerTable } from './peer-fixture.js';
 import { startIcefrontChild } from './peer-icefront.js';
 import { runProtocol, type ProtocolRun } from './peer-protocol.js';
 import { procMemory, resetPeak } from './proc-memory.js';
 import { median } from './median.js';
+import { uploadFolder } from './s3-upload.js';
 import { currentMetadataFile, ensureSyntheticTable, type SyntheticSpec, type SyntheticTableRef } from './synthetic-table.js';
 import { DEFAULTS } from '../src/config/index.js';
 
@@ -277,27 +278,6 @@ function checkFiles(label: string, run: ProtocolRun, truth: Set<string> | undefi
   return set;
 }
 
-const UPLOAD_SCRIPT = `
-import os, sys, boto3
-from concurrent.futures import ThreadPoolExecutor
-endpoint, region, key, secret, bucket, prefix, folder = sys.argv[1:8]
-s3 = boto3.client("s3", endpoint_url=endpoint, region_name=region, aws_access_key_id=key, aws_secret_access_key=secret)
-names = sorted(os.listdir(folder))
-with ThreadPoolExecutor(8) as pool:
-    list(pool.map(lambda name: s3.upload_file(os.path.join(folder, name), bucket, f"{prefix}/{name}"), names))
-print(len(names))
-`;
-
-/**
- * bench/s3-upload.ts's upload, but without blocking this process: moto writes a request-log line
- * to its stderr pipe per request, which only this process's event loop drains; under
- * execFileSync the pipe fills after a few hundred PUTs and moto stops answering.
- */
-async function uploadFolder(env: InteropEnv, moto: MotoS3, bucket: string, prefix: string, folder: string): Promise<number> {
-  const { stdout } = await promisify(execFile)(env.python, ['-c', UPLOAD_SCRIPT, moto.endpoint, moto.region, moto.accessKeyId, moto.secretAccessKey, bucket, prefix, folder], { encoding: 'utf8' });
-  return Number(stdout.trim());
-}
-
 /** The table written by a child process with a large heap, or reused. */
 async function ensureTable(): Promise<{ table: SyntheticTableRef; written: boolean; seconds: number }> {
   const started = performance.now();
@@ -443,14 +423,9 @@ async function main(): Promise<void> {
   const load: { phase: string; loadavg: number[] }[] = [{ phase: 'start', loadavg: os.loadavg() }];
   try {
     let t = performance.now();
-    const tc = await ensureToolchain();
-    if (!tc.ok) throw new Error(`the interop toolchain is missing: ${tc.missing}`);
-    const env = tc.env;
-    const built = await runInstallScript(TOXIPROXY_SCRIPT, { offVar: 'ICEFRONT_INTEROP_TOXIPROXY', what: 'Toxiproxy', prefix: 'toxiproxy: missing ', timeoutMs: 20 * 60_000 });
-    if (!built.ok) throw new Error(`Toxiproxy is missing: ${built.missing}`);
-    setup['toolchain and Toxiproxy checked'] = seconds(t);
-    const toxiproxy = await startToxiproxy(built.stdout.trim().split('\n').at(-1)!.trim());
+    const { env, toxiproxy } = await toolchainAndToxiproxy();
     closers.push(toxiproxy.close);
+    setup['toolchain and Toxiproxy checked, Toxiproxy started'] = seconds(t);
 
     const { table, written, seconds: tableSeconds } = await ensureTable();
     setup[written ? 'table written' : 'table found (cached)'] = tableSeconds;

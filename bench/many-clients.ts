@@ -247,7 +247,7 @@ try {
   const table = ensureSyntheticTable({ manifests: MANIFESTS, entriesPerManifest: ENTRIES, columns: 20, scheme: 's3' });
   const moto = await startMoto(env, ['bench']);
   closers.push(moto.close);
-  uploadFolder(env, moto, 'bench', `warehouse/bench/${table.name}/metadata`, path.join(table.root, 'metadata'));
+  await uploadFolder(env, moto, 'bench', `warehouse/bench/${table.name}/metadata`, path.join(table.root, 'metadata'));
   const proxy = await toxiproxy.proxy('moto', new URL(moto.endpoint).host);
   for (const stream of ['downstream', 'upstream'] as const)
     await proxy.addToxic({ name: `latency-${stream}`, type: 'latency', stream, attributes: { latency: LATENCY_MS, jitter: 0 } });

@@ -300,7 +300,7 @@ async function sparkPlanning(env: InteropEnv, table: SyntheticTableRef): Promise
     const moto = await startMoto(env, ['bench']);
     closers.push(moto.close);
     const prefix = `warehouse/bench/${s3Table.name}/metadata`;
-    const uploaded = uploadFolder(env, moto, 'bench', prefix, path.join(s3Table.root, 'metadata'));
+    const uploaded = await uploadFolder(env, moto, 'bench', prefix, path.join(s3Table.root, 'metadata'));
     const s3: S3Warehouse = { warehouse: 's3://bench/warehouse', endpoint: moto.endpoint, region: moto.region, accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey };
     const fixture = await startRestFixture(env, { jvmOptions: JVM_OPTS, s3 });
     closers.push(fixture.close);

@@ -84,7 +84,7 @@ try {
   const table = ensureSyntheticTable({ manifests: 100, entriesPerManifest: 1000, columns: 20, scheme: 's3' });
   const moto = await startMoto(env, ['bench']);
   closers.push(moto.close);
-  uploadFolder(env, moto, 'bench', `warehouse/bench/${table.name}/metadata`, path.join(table.root, 'metadata'));
+  await uploadFolder(env, moto, 'bench', `warehouse/bench/${table.name}/metadata`, path.join(table.root, 'metadata'));
   const fixture = await startRestFixture(env, {
     s3: { warehouse: 's3://bench/warehouse', endpoint: moto.endpoint, region: moto.region, accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey },
   });
