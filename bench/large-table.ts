@@ -52,10 +52,12 @@ import type { ToxiProxy } from '../test/interop/harness/toxiproxy.js';
 import { toolchainAndToxiproxy } from './toolchain-toxiproxy.js';
 import { jvmSettings, registerTable } from './peer-fixture.js';
 import { startIcefrontChild } from './peer-icefront.js';
+import { checkPlannedFiles } from './planned-files.js';
 import { runProtocol, type ProtocolRun } from './peer-protocol.js';
 import { procMemory, resetPeak } from './proc-memory.js';
 import { median } from './median.js';
 import { uploadFolder } from './s3-upload.js';
+import { pollOpenLoop } from './open-loop-poll.js';
 import { currentMetadataFile, ensureSyntheticTable, type SyntheticSpec, type SyntheticTableRef } from './synthetic-table.js';
 import { DEFAULTS } from '../src/config/index.js';
 
@@ -200,22 +202,7 @@ async function probe(url: string): Promise<void> {
   await first.body.dump();
   if (first.statusCode !== 200) throw new Error(`${url}: status ${first.statusCode}`);
   process.stdout.write('READY\n');
-  const samples: [number, number][] = [];
-  const pending: Promise<void>[] = [];
-  const t0 = performance.now();
-  const epoch0 = Date.now();
-  for (let i = 0; !stop; i++) {
-    const due = t0 + i * PROBE_INTERVAL_MS;
-    while (performance.now() < due) await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now() - 0.5)));
-    pending.push(
-      pool.request({ method: 'GET', path: target.pathname }).then(async (res) => {
-        await res.body.dump();
-        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-        samples.push([epoch0 + (due - t0), performance.now() - due]);
-      }),
-    );
-  }
-  await Promise.all(pending);
+  const samples = await pollOpenLoop(pool, target.pathname, PROBE_INTERVAL_MS, () => !stop);
   process.stdout.write(`${JSON.stringify(samples)}\n`);
   await pool.close();
 }
@@ -259,23 +246,9 @@ function healthzDuring(samples: [number, number][], start: number, end: number):
   };
 }
 
-/** Every file exactly once and, given `truth`, exactly its set. Returns the run's set. */
+/** Every file exactly once and, given `truth`, exactly its set (bench/planned-files.ts). */
 function checkFiles(label: string, run: ProtocolRun, truth: Set<string> | undefined): Set<string> {
-  const set = new Set(run.files);
-  const problems: string[] = [];
-  if (run.files.length !== FILES) problems.push(`${run.files.length} file-scan-tasks, expected ${FILES}`);
-  if (set.size !== run.files.length) problems.push(`${run.files.length - set.size} duplicate file paths`);
-  if (run.deletes !== 0) problems.push(`${run.deletes} delete files (the table has none)`);
-  if (truth) {
-    const missing: string[] = [];
-    for (const f of truth) if (!set.has(f)) missing.push(f);
-    const extra: string[] = [];
-    for (const f of set) if (!truth.has(f)) extra.push(f);
-    if (missing.length) problems.push(`${missing.length} of the fixture's files missing, e.g. ${missing.slice(0, 3).join(', ')}`);
-    if (extra.length) problems.push(`${extra.length} files the fixture did not plan, e.g. ${extra.slice(0, 3).join(', ')}`);
-  }
-  if (problems.length) throw new Error(`${label} answered a different scan: ${problems.join('; ')}`);
-  return set;
+  return checkPlannedFiles(label, run, FILES, truth);
 }
 
 /** The table written by a child process with a large heap, or reused. */

@@ -60,6 +60,7 @@ import { startMoto } from '../test/interop/harness/moto.js';
 import { startRestFixture, type RestFixture, type S3Warehouse } from '../test/interop/harness/rest-fixture.js';
 import { jvmSettings, registerTable } from './peer-fixture.js';
 import { startIcefrontChild, type IcefrontChild } from './peer-icefront.js';
+import { checkPlannedFiles } from './planned-files.js';
 import { runProtocol, type ProtocolRun, type Walk } from './peer-protocol.js';
 import { startSparkPlanner, type SparkCatalog, type SparkPlanning } from './peer-spark.js';
 import { procMemory, resetPeak, type ProcMemory } from './proc-memory.js';
@@ -226,21 +227,9 @@ async function toolchain(ifAvailable: boolean): Promise<InteropEnv | undefined> 
   process.exit(1);
 }
 
-/** Every file exactly once and, given `truth`, exactly its set. Returns the run's set. */
+/** Every file exactly once and, given `truth`, exactly its set (bench/planned-files.ts). */
 function checkFiles(label: string, run: ProtocolRun, truth: Set<string> | undefined): Set<string> {
-  const set = new Set(run.files);
-  const problems: string[] = [];
-  if (run.files.length !== FILES) problems.push(`${run.files.length} file-scan-tasks, expected ${FILES}`);
-  if (set.size !== run.files.length) problems.push(`${run.files.length - set.size} duplicate file paths`);
-  if (run.deletes !== 0) problems.push(`${run.deletes} delete files (the table has none)`);
-  if (truth) {
-    const missing = [...truth].filter((f) => !set.has(f));
-    const extra = [...set].filter((f) => !truth.has(f));
-    if (missing.length) problems.push(`${missing.length} of the fixture's files missing, e.g. ${missing.slice(0, 3).join(', ')}`);
-    if (extra.length) problems.push(`${extra.length} files the fixture did not plan, e.g. ${extra.slice(0, 3).join(', ')}`);
-  }
-  if (problems.length) throw new Error(`peer: ${label} answered a different scan: ${problems.join('; ')}`);
-  return set;
+  return checkPlannedFiles(`peer: ${label}`, run, FILES, truth);
 }
 
 /** Icefront's answers stay within the default max-response-bytes. */

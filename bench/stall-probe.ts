@@ -5,27 +5,13 @@
  * JSON [[dueEpochMs, latencyMs], …].
  */
 import { Pool } from 'undici';
+import { pollOpenLoop } from './open-loop-poll.js';
 
 const [url, secondsText] = process.argv.slice(2) as [string, string];
 const target = new URL(url);
 const pool = new Pool(target.origin, { connections: 8 });
 const INTERVAL_MS = 5;
 const total = Math.round((Number(secondsText) * 1000) / INTERVAL_MS);
-const samples: [number, number][] = [];
-const pending: Promise<void>[] = [];
-const t0 = performance.now();
-const epoch0 = Date.now();
-for (let i = 0; i < total; i++) {
-  const due = t0 + i * INTERVAL_MS;
-  while (performance.now() < due) await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now() - 0.5)));
-  pending.push(
-    pool.request({ method: 'GET', path: target.pathname }).then(async (res) => {
-      await res.body.dump();
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-      samples.push([epoch0 + (due - t0), performance.now() - due]);
-    }),
-  );
-}
-await Promise.all(pending);
+const samples = await pollOpenLoop(pool, target.pathname, INTERVAL_MS, (i) => i < total);
 console.log(JSON.stringify(samples));
 await pool.close();
