@@ -89,7 +89,7 @@ function parse(text: string, source: string, env: NodeJS.ProcessEnv): { config: 
     if (unset) problems.at(unset.node, `${keyPath.join('.')}: environment variable ${unset.variable} is not set`);
     else problems.key(keyPath, message);
   };
-  const config = build(data as RawConfig, source, report);
+  const config = build(data as RawConfig, source, report, env);
   problems.throwIfAny();
   return { config, problems };
 }
@@ -209,7 +209,11 @@ interface RawRestCatalog {
   uri: string;
   warehouse?: string;
   planning?: 'auto' | 'upstream' | 'upstream-paged' | 'local';
-  auth?: { mode: 'forward' } | { mode: 'bearer'; token: string } | { mode: 'oauth2'; 'token-url': string; 'client-id': string; 'client-secret': string; scope?: string };
+  auth?:
+    | { mode: 'forward' }
+    | { mode: 'bearer'; token: string }
+    | { mode: 'oauth2'; 'token-url': string; 'client-id': string; 'client-secret': string; scope?: string }
+    | { mode: 'sigv4'; 'signing-name': string; region?: string; profile?: string; 'role-arn'?: string; 'role-session-name'?: string; 'external-id'?: string };
   timeouts?: { 'connect-ms'?: number; 'request-ms'?: number };
   tls?: { 'ca-file'?: string; 'cert-file'?: string; 'key-file'?: string; 'server-name'?: string };
   limits?: { 'config-bytes'?: number; 'load-table-bytes'?: number; 'max-in-flight'?: number; 'max-queued'?: number };
@@ -337,7 +341,25 @@ function buildUpstreamTls(name: string, c: RawRestCatalog, base: string, report:
   });
 }
 
-function buildRest(name: string, c: RawRestCatalog, base: string, report: Report): RestCatalogConfig {
+/**
+ * `auth.mode: sigv4`: the region is the config's, else AWS's own variables' (AWS_REGION, then
+ * AWS_DEFAULT_REGION); a signature names its region, so without one the catalog cannot start.
+ */
+function buildSigv4(name: string, a: Extract<NonNullable<RawRestCatalog['auth']>, { mode: 'sigv4' }>, report: Report, env: NodeJS.ProcessEnv): UpstreamAuth {
+  const region = a.region ?? (env['AWS_REGION'] || undefined) ?? (env['AWS_DEFAULT_REGION'] || undefined);
+  if (region === undefined) report(['catalogs', name, 'auth'], 'sigv4 needs a region to sign for: set auth.region (or AWS_REGION in the environment)');
+  return {
+    mode: 'sigv4',
+    signingName: a['signing-name'],
+    region: region ?? '',
+    ...(a.profile !== undefined && { profile: a.profile }),
+    ...(a['role-arn'] !== undefined && { roleArn: a['role-arn'] }),
+    ...(a['role-session-name'] !== undefined && { roleSessionName: a['role-session-name'] }),
+    ...(a['external-id'] !== undefined && { externalId: a['external-id'] }),
+  };
+}
+
+function buildRest(name: string, c: RawRestCatalog, base: string, report: Report, env: NodeJS.ProcessEnv): RestCatalogConfig {
   const tls = buildUpstreamTls(name, c, base, report);
   const a = c.auth ?? { mode: 'forward' };
   const auth: UpstreamAuth =
@@ -345,7 +367,9 @@ function buildRest(name: string, c: RawRestCatalog, base: string, report: Report
       ? { mode: 'bearer', token: a.token }
       : a.mode === 'oauth2'
         ? { mode: 'oauth2', tokenUrl: a['token-url'], clientId: a['client-id'], clientSecret: a['client-secret'], ...(a.scope && { scope: a.scope }) }
-        : { mode: 'forward' };
+        : a.mode === 'sigv4'
+          ? buildSigv4(name, a, report, env)
+          : { mode: 'forward' };
   const s3 = c.storage?.s3;
   const local = c.storage?.local;
   const storage = {
@@ -379,12 +403,12 @@ function buildRest(name: string, c: RawRestCatalog, base: string, report: Report
   });
 }
 
-function build(raw: RawConfig, source: string, report: Report): Config {
+function build(raw: RawConfig, source: string, report: Report, env: NodeJS.ProcessEnv): Config {
   const base = source ? path.dirname(source) : process.cwd();
   const catalogs = new Map<string, CatalogConfig>();
   for (const [name, c] of Object.entries(raw.catalogs)) {
     if (c.type === 'rest') {
-      catalogs.set(name, buildRest(name, c, base, report));
+      catalogs.set(name, buildRest(name, c, base, report, env));
       continue;
     }
     if (c.type === 'sql') {

@@ -77,7 +77,7 @@ const restCatalog = {
     auth: {
       type: 'object',
       required: ['mode'],
-      properties: { mode: { enum: ['forward', 'bearer', 'oauth2'] } },
+      properties: { mode: { enum: ['forward', 'bearer', 'oauth2', 'sigv4'] } },
       allOf: [
         {
           if: { required: ['mode'], properties: { mode: { const: 'forward' } } },
@@ -98,6 +98,22 @@ const restCatalog = {
               'client-id': { type: 'string', minLength: 1 },
               'client-secret': { type: 'string', minLength: 1 },
               scope: { type: 'string', minLength: 1 },
+            },
+          },
+        },
+        {
+          if: { required: ['mode'], properties: { mode: { const: 'sigv4' } } },
+          then: {
+            additionalProperties: false,
+            required: ['signing-name'],
+            properties: {
+              mode: {},
+              'signing-name': { type: 'string', pattern: '^[a-z0-9-]+$' },
+              region: { type: 'string', pattern: '^[a-z0-9-]+$' },
+              profile: { type: 'string', minLength: 1 },
+              'role-arn': { type: 'string', pattern: '^arn:[\\w-]+:iam::\\d{12}:role/\\S+$' },
+              'role-session-name': { type: 'string', pattern: '^[\\w+=,.@-]{2,64}$' },
+              'external-id': { type: 'string', minLength: 2 },
             },
           },
         },

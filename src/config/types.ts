@@ -74,6 +74,19 @@ export type UpstreamAuth =
       readonly clientId: string;
       readonly clientSecret: string;
       readonly scope?: string;
+    }
+  /** AWS Signature Version 4 on every request (AWS Glue, S3 Tables), with credentials from AWS's default chain. */
+  | {
+      readonly mode: 'sigv4';
+      /** The service the signature is for: `glue`, `s3tables`, `execute-api`, … */
+      readonly signingName: string;
+      readonly region: string;
+      /** A named profile of the shared config and credentials files. */
+      readonly profile?: string;
+      /** A role assumed through STS with the chain's credentials. */
+      readonly roleArn?: string;
+      readonly roleSessionName?: string;
+      readonly externalId?: string;
     };
 
 /**

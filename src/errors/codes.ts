@@ -54,6 +54,7 @@ export const ERROR_CODES = {
   UPSTREAM_BAD_GATEWAY: { status: 502, type: 'BadGatewayException' },
   UPSTREAM_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' },
   UPSTREAM_BUSY: { status: 503, type: 'ServiceUnavailableException' }, // its limits.max-in-flight are taken and the queue is full or too slow
+  UPSTREAM_CREDENTIALS_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' }, // a sigv4 upstream's AWS credentials could not be had
   IDENTITY_PROVIDER_UNAVAILABLE: { status: 503, type: 'ServiceUnavailableException' }, // the JWKS could not be fetched
   SHUTTING_DOWN: { status: 503, type: 'ServiceUnavailableException' }, // the server is closing: planning no longer takes work
   UPSTREAM_TIMEOUT: { status: 504, type: 'GatewayTimeoutException' },

@@ -78,6 +78,11 @@ export class Federation {
     return this.byName.has(name);
   }
 
+  /** Whether `name`'s requests are signed over their body's hash (auth.mode sigv4): their bodies are read before they leave. */
+  hashesBodies(name: string): boolean {
+    return this.byName.get(name)?.config.auth.mode === 'sigv4';
+  }
+
   names(): string[] {
     return [...this.byName.keys()];
   }

@@ -42,17 +42,24 @@ const LISTINGS: ReadonlyMap<string, 'namespaces' | 'identifiers'> = new Map([
 const TRANSACTIONS_COMMIT = 'POST /v1/{prefix}/transactions/commit';
 const PLANNING = new Set(PLANNING_ENDPOINTS);
 
+/** The `rest` catalogs, as routing asks of them. */
+export interface RoutedUpstreams {
+  has(name: string): boolean;
+  /** Whether its requests are signed over their body's hash (SigV4): every body is read before it leaves. */
+  hashesBodies(name: string): boolean;
+}
+
 /**
  * The route of `endpoint` (`<served method> <spec path>`) for a request whose path is `rawPath`.
  * `upstreams` names the `rest` catalogs; `readsBody` says which endpoints' bodies authorization
  * reads (the bodies naming what a request changes, with authentication on).
  */
-export function routeRequest(endpoint: string, rawPath: string, upstreams: { has(name: string): boolean }, readsBody: (endpoint: string) => boolean): RequestRoute {
+export function routeRequest(endpoint: string, rawPath: string, upstreams: RoutedUpstreams, readsBody: (endpoint: string) => boolean): RequestRoute {
   if (!endpoint.includes(' /v1/{prefix}/')) return TO_ICEFRONT;
   const catalog = upstreamCatalog(rawPath, upstreams);
   if (catalog === undefined) return TO_ICEFRONT;
   if (PLANNING.has(endpoint)) return { to: 'upstream', catalog, endpoint, way: 'planning', readBody: true };
-  const authorized = readsBody(endpoint);
+  const authorized = readsBody(endpoint) || upstreams.hashesBodies(catalog);
   if (endpoint === ENDPOINTS.loadTable) return { to: 'upstream', catalog, endpoint, way: 'load-table', readBody: authorized };
   const lists = LISTINGS.get(endpoint);
   if (lists !== undefined) return { to: 'upstream', catalog, endpoint, way: 'listing', lists, readBody: authorized };
@@ -61,7 +68,7 @@ export function routeRequest(endpoint: string, rawPath: string, upstreams: { has
 }
 
 /** The decoded prefix of `/v1/{prefix}/…` when it names an upstream catalog; else undefined. */
-function upstreamCatalog(rawPath: string, upstreams: { has(name: string): boolean }): string | undefined {
+function upstreamCatalog(rawPath: string, upstreams: RoutedUpstreams): string | undefined {
   const end = rawPath.startsWith('/v1/') ? rawPath.indexOf('/', 4) : -1;
   if (end === -1) return undefined;
   const raw = rawPath.slice(4, end);

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { routeRequest } from '../../src/service/request-route.js';
 
-const upstreams = new Set(['up', 'a|b']);
+const names = new Set(['up', 'a|b', 'signed']);
+const upstreams = { has: (name: string) => names.has(name), hashesBodies: (name: string) => name === 'signed' };
 const none = () => false;
 const route = (endpoint: string, path: string, readsBody: (e: string) => boolean = none) => routeRequest(endpoint, path, upstreams, readsBody);
 
@@ -17,6 +18,14 @@ t.test('a request under an upstream catalog is routed to it, in the way its endp
     t.match(route(e, `${table}/${e.split('/').pop()}`), { way: 'planning', readBody: true }, `${e}: planning, its body read`);
   t.match(route('POST /v1/{prefix}/namespaces', '/v1/up/namespaces', (e) => e === 'POST /v1/{prefix}/namespaces'), { way: 'stream', readBody: true }, 'a body authorization reads is read');
   t.match(route('GET /v1/{prefix}/namespaces', '/v1/a%7Cb/namespaces'), { to: 'upstream', catalog: 'a|b' }, 'the prefix is decoded');
+});
+
+t.test('every body to an upstream whose signature covers the body is read before it leaves', async (t) => {
+  const table = '/v1/signed/namespaces/db/tables/t';
+  t.match(route('POST /v1/{prefix}/namespaces/{namespace}/tables/{table}', table), { way: 'stream', readBody: true }, 'a commit');
+  t.match(route('POST /v1/{prefix}/namespaces', '/v1/signed/namespaces'), { way: 'stream', readBody: true }, 'a namespace create');
+  t.match(route('POST /v1/{prefix}/transactions/commit', '/v1/signed/transactions/commit'), { way: 'commit', readBody: true });
+  t.match(route('POST /v1/{prefix}/namespaces', '/v1/up/namespaces'), { way: 'stream', readBody: false }, 'another upstream still streams');
 });
 
 t.test('anything else is answered by Icefront', async (t) => {

@@ -45,6 +45,20 @@ export interface StreamedAnswer {
   readonly body: Readable;
 }
 
+/** A request as it leaves after signing: its path (query re-encoded, perhaps) and every header. */
+export interface SignedRequest<H extends string | string[]> {
+  readonly path: string;
+  readonly headers: Record<string, H>;
+}
+
+/**
+ * Signs every request of one upstream, as the last step before it is sent (auth.mode sigv4:
+ * sigv4-signer.ts), once all its headers are known. A body it must hash is given whole.
+ */
+export interface RequestSigner {
+  sign<H extends string | string[]>(method: string, target: Target, headers: Readonly<Record<string, H>>, body: string | Buffer | Readable | null): Promise<SignedRequest<H>>;
+}
+
 /** One streamed exchange under way. */
 export interface StreamedExchange {
   /** The answer's head; rejects with an Icefront error (UPSTREAM_*) when the upstream fails before it. */
@@ -68,6 +82,7 @@ export class UpstreamHttp {
   private readonly budget: ByteBudget | undefined;
   private readonly observer: UpstreamObserver | undefined;
   private readonly tracing: Tracing;
+  private readonly signer: RequestSigner | undefined;
 
   constructor(
     private readonly catalog: string,
@@ -82,9 +97,12 @@ export class UpstreamHttp {
       readonly tracing?: Tracing;
       /** The catalog's `tls`: trusted CAs, a client certificate, the name to verify (issue #42). */
       readonly tls?: UpstreamTlsConfig;
+      /** Signs each request last, pass-through and Icefront's own calls alike (auth.mode sigv4). */
+      readonly signer?: RequestSigner;
     } = {},
   ) {
     this.budget = options.budget;
+    this.signer = options.signer;
     this.observer = options.observer;
     this.tracing = options.tracing ?? TRACING_OFF;
     const tls = options.tls;
@@ -124,7 +142,8 @@ export class UpstreamHttp {
       signal = AbortSignal.any([both.signal, options.signal]);
     }
     try {
-      const res = await this.#exchange(method, target, what, options, signal);
+      const signed = this.signer ? await this.signer.sign(method, target, options.headers ?? {}, options.body ?? null) : undefined;
+      const res = await this.#exchange(method, signed ? { origin: target.origin, path: signed.path } : target, what, signed ? { ...options, headers: signed.headers } : options, signal);
       if (options.observed !== false) this.observer?.answered(this.catalog, what, performance.now() - started, res.status);
       return res;
     } catch (err) {
@@ -147,8 +166,12 @@ export class UpstreamHttp {
     const started = performance.now();
     let cancelled = false;
     let over = false;
-    const answer = this.agent
-      .request({ origin: target.origin, path: target.path, method: request.method as Dispatcher.HttpMethod, headers: request.headers, body: request.body, signal: deadline })
+    const signer = this.signer;
+    const sent = signer ? signer.sign(request.method, target, request.headers, request.body) : Promise.resolve({ path: target.path, headers: request.headers });
+    const answer = sent
+      .then(({ path, headers }) =>
+        this.agent.request({ origin: target.origin, path, method: request.method as Dispatcher.HttpMethod, headers, body: request.body, signal: deadline }),
+      )
       .then(
         (res): StreamedAnswer => {
           this.observer?.answered(this.catalog, what, performance.now() - started, res.statusCode);

@@ -20,3 +20,4 @@ export { askUpstreamPlan, planOnUpstream, type UpstreamPlanAnswer, type Upstream
 export { probeUpstream, type ProbeFailure, type UpstreamProbe } from './upstream-probe.js';
 export type { StreamedAnswer, StreamedExchange, StreamRequest } from './http-client.js';
 export { transportCode, transportFault, upstreamFault, type TransportFault } from './transport-faults.js';
+export { awsRefusalOf, describeAwsRefusal, type AwsRefusal } from './aws-error.js';

@@ -10,6 +10,7 @@ import { UpstreamHttp, type SendOptions, type StreamedExchange, type StreamReque
 import { encodeNamespace, encodeSegment, toUpstreamPath } from './paths.js';
 import { parseLoadTableResult, type UpstreamTable } from './load-table-result.js';
 import { UpstreamAuthenticator } from './upstream-auth.js';
+import { Sigv4Signer } from './sigv4-signer.js';
 import { DEFAULT_GATE_LIMITS, UpstreamGate } from './upstream-gate.js';
 import { parseUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
 import { UpstreamResponseError, type UpstreamResponse } from './upstream-error.js';
@@ -91,7 +92,7 @@ export interface RestUpstream {
    * (its deadline and failure mapping), outside the gate, the config cache and the observer. Any
    * status is returned; transport faults are UPSTREAM_* errors whose cause is the fault met.
    */
-  probeConfig(headers: Readonly<Record<string, string>>): Promise<number>;
+  probeConfig(headers: Readonly<Record<string, string>>): Promise<UpstreamResponse>;
   /** One request to `{uri}{path}`; 4xx/5xx throw UpstreamResponseError, transport faults UPSTREAM_*. */
   request(method: Dispatcher.HttpMethod, path: string, options: UpstreamRequestOptions): Promise<UpstreamResponse>;
   /**
@@ -159,6 +160,7 @@ class RestUpstreamClient implements RestUpstream {
       ...(options.observer && { observer: options.observer }),
       ...(options.tracing && { tracing: options.tracing }),
       ...(config.tls && { tls: config.tls }),
+      ...(config.auth.mode === 'sigv4' && { signer: new Sigv4Signer(config.name, config.auth) }),
     });
     this.#auth = new UpstreamAuthenticator(config.auth, this.#http, config.name, this.#now);
     this.#configFlight = singleFlight({ name: `upstream-config:${config.name}` });
@@ -225,13 +227,12 @@ class RestUpstreamClient implements RestUpstream {
     return res;
   }
 
-  async probeConfig(headers: Readonly<Record<string, string>>): Promise<number> {
-    const res = await this.#http.send('GET', this.#target(this.#configPath()), 'GET /v1/config', {
+  probeConfig(headers: Readonly<Record<string, string>>): Promise<UpstreamResponse> {
+    return this.#http.send('GET', this.#target(this.#configPath()), 'GET /v1/config', {
       headers: { accept: 'application/json', ...headers },
       maxBytes: this.#limits.configBytes,
       observed: false,
     });
-    return res.status;
   }
 
   stream(path: string, what: string, request: StreamRequest): StreamedExchange {

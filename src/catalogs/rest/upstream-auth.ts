@@ -18,7 +18,8 @@ interface CachedToken {
  * The Authorization Icefront sends to one upstream. forward: the caller's own header (this
  * upstream is the only one that ever sees it); bearer: the configured token; oauth2: a token
  * from the client-credentials grant (RFC 6749 §4.4), cached until shortly before `expires_in`,
- * fetched once for concurrent callers; failures are never cached.
+ * fetched once for concurrent callers; failures are never cached. sigv4: none here, the upstream's
+ * transport signs every request (UpstreamHttp's signer).
  */
 export class UpstreamAuthenticator {
   #token: CachedToken | undefined;
@@ -45,6 +46,9 @@ export class UpstreamAuthenticator {
         const fresh = await this.#flight.run('token', () => this.#fetchToken());
         return { authorization: fresh.header };
       }
+      case 'sigv4':
+        // the transport signs each request last (sigv4-signer.ts): no header of the caller's goes
+        return {};
     }
   }
 

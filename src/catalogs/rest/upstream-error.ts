@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { genericErrorType, IcefrontError } from '../../errors/index.js';
 import { isObject } from './upstream-config.js';
+import { awsRefusalOf, describeAwsRefusal } from './aws-error.js';
 
 /** What an upstream answered: status, headers and the exact body bytes. */
 export interface UpstreamResponse {
@@ -34,7 +35,8 @@ export class UpstreamResponseError extends IcefrontError {
     // An ErrorModel whose code is not the HTTP status is not relayed as one: clients read both.
     const parsed = errorModelOf(response.body);
     const model = parsed?.code === response.status ? parsed : undefined;
-    const detail = model ? `${model.type}: ${clip(model.message)}` : `HTTP ${response.status}`;
+    const refusal = model ? undefined : awsRefusalOf(response.headers, response.body);
+    const detail = model ? `${model.type}: ${clip(model.message)}` : refusal ? `HTTP ${response.status}, ${describeAwsRefusal(refusal)}` : `HTTP ${response.status}`;
     super('UPSTREAM_ERROR', `Catalog '${catalog}': the upstream answered ${what} with ${response.status} (${detail})`);
     this.name = 'UpstreamResponseError';
     this.status = response.status;

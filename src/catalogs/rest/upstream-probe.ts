@@ -8,6 +8,7 @@
 import { isIcefrontError } from '../../errors/index.js';
 import type { RestCatalogConfig } from '../../config/index.js';
 import { tlsAdvice, transportCode, transportFault } from './transport-faults.js';
+import { awsRefusalOf, describeAwsRefusal } from './aws-error.js';
 import type { RestUpstream } from './rest-upstream.js';
 
 /** Why an upstream is not ready. */
@@ -37,12 +38,17 @@ export async function probeUpstream(upstream: RestUpstream, config: RestCatalogC
   }
   const limit = config.requestTimeoutMs;
   try {
-    const status = await upstream.probeConfig(headers);
+    const answer = await upstream.probeConfig(headers);
+    const status = answer.status;
     if (status === 200) return done({ ready: true });
     // forward mode: Icefront has no identity of its own here, so a refusal still is an answer
     if (config.auth.mode === 'forward' && (status === 401 || status === 403)) return done({ ready: true });
-    return done({ ready: false, reason: 'status', status, message: `GET /v1/config answered HTTP ${status}` });
+    // an AWS front end says why it refused a signature (a wrong key, a skewed clock, an expired token)
+    const refusal = awsRefusalOf(answer.headers, answer.body);
+    return done({ ready: false, reason: 'status', status, message: `GET /v1/config answered HTTP ${status}${refusal ? ` (${describeAwsRefusal(refusal)})` : ''}` });
   } catch (err) {
+    // a sigv4 upstream's credentials could not be had: the provider chain's own words
+    if (isIcefrontError(err, 'UPSTREAM_CREDENTIALS_UNAVAILABLE')) return done({ ready: false, reason: 'credentials', message: err.message });
     // the transport's error names the kind (its code) and carries the fault it met (its cause)
     const cause = isIcefrontError(err) ? err.cause : err;
     const code = transportCode(cause);

@@ -15,7 +15,7 @@ import { PassThrough as BodyStream, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createProxyServer } from 'http-proxy-3';
-import { upstreamFault, type StreamedAnswer, type StreamedExchange, type StreamRequest } from '../../catalogs/index.js';
+import { awsRefusalOf, describeAwsRefusal, upstreamFault, type StreamedAnswer, type StreamedExchange, type StreamRequest } from '../../catalogs/index.js';
 import { fail, genericErrorType, isIcefrontError, type IcefrontError } from '../../errors/index.js';
 import { toErrorModel } from '../error-response.js';
 import { requestSlot } from '../request-slot.js';
@@ -137,7 +137,7 @@ export function createPassThrough(): PassThrough {
             target: target.url,
             headers: { ...target.setHeaders },
             fetch: send as unknown as typeof fetch,
-            fetchOptions: { onAfterResponse: (answer) => judge(answer as unknown as FetchShaped, res) },
+            fetchOptions: { onAfterResponse: (answer) => judge(answer as unknown as FetchShaped, res, target.catalog) },
           },
           (err: Error, _req: IncomingMessage, out: ServerResponse | Socket) => {
             const failure = isIcefrontError(err) ? err : upstreamFault(target.catalog, target.what, err, target.timeoutMs);
@@ -185,26 +185,37 @@ function ownBody(req: IncomingMessage): BodyStream {
 /**
  * An upstream answer the client must not see as sent, judged from its head before any byte goes
  * out: a redirect (it would lead the caller, and its credentials, elsewhere) is a 502; a JSON
- * error passes only when it is an ErrorModel; any other error (a stack trace, S3's XML) is
- * wrapped in an ErrorModel with the upstream's status. Ending the response here stops the pipe.
+ * error passes only when it is an ErrorModel; any other error (a stack trace, S3's XML, an AWS
+ * front end's refusal of a signature) is wrapped in an ErrorModel with the upstream's status that
+ * names the catalog, and AWS's error type and message when it is AWS's. Ending the response here
+ * stops the pipe.
  */
-async function judge(shaped: FetchShaped, res: ServerResponse): Promise<void> {
+async function judge(shaped: FetchShaped, res: ServerResponse, catalog: string): Promise<void> {
   const { status, headers, body } = shaped.answer;
   const redirect = status >= 300 && status < 400 && status !== 304;
   if (!redirect && status < 400) return;
-  const json = /^application\/(?:[\w.+-]*\+)?json\b/i.test(String(headers['content-type'] ?? ''));
-  if (!redirect && json) {
-    const read = await readError(body);
-    const decoded = read && decodedBody(read, headers['content-encoding']);
-    // an ErrorModel passes as sent, with the upstream's head (its Content-Encoding too)
-    if (decoded !== undefined && isErrorModelFor(status, decoded)) shaped.payload = read!;
-    else writeModel(res, { message: `Upstream catalog answered ${status} with JSON that is not an Iceberg error`, type: genericErrorType(status), code: status });
+  if (redirect) {
+    body.resume();
+    return writeError(res, fail('UPSTREAM_BAD_GATEWAY', `Catalog '${catalog}': the upstream answered a redirect (${status}), which Icefront does not follow`));
+  }
+  const type = String(headers['content-type'] ?? 'no content type').split(';')[0]!.slice(0, 60);
+  const json = /^application\/(?:[\w.+-]*\+)?json\b/i.test(type);
+  // AWS answers in its own JSON (application/x-amz-json-1.1) or XML, and names the error in a header
+  const aws = headers['x-amzn-errortype'] !== undefined || /^application\/x-amz-json|xml$/i.test(type);
+  if (!json && !aws) {
+    body.resume();
+    return writeModel(res, { message: `Catalog '${catalog}': the upstream answered ${status} with ${type}, not an Iceberg error`, type: genericErrorType(status), code: status });
+  }
+  const read = await readError(body);
+  const decoded = read && decodedBody(read, headers['content-encoding']);
+  // an ErrorModel passes as sent, with the upstream's head (its Content-Encoding too)
+  if (json && decoded !== undefined && isErrorModelFor(status, decoded)) {
+    shaped.payload = read!;
     return;
   }
-  body.resume();
-  if (redirect) return writeError(res, fail('UPSTREAM_BAD_GATEWAY', `Upstream catalog answered a redirect (${status}), which Icefront does not follow`));
-  const type = String(headers['content-type'] ?? 'no content type').split(';')[0]!.slice(0, 60);
-  writeModel(res, { message: `Upstream catalog answered ${status} with ${type}, not an Iceberg error`, type: genericErrorType(status), code: status });
+  const refusal = awsRefusalOf(headers, decoded);
+  const said = refusal ? `(${describeAwsRefusal(refusal)})` : json ? 'with JSON that is not an Iceberg error' : `with ${type}, not an Iceberg error`;
+  writeModel(res, { message: `Catalog '${catalog}': the upstream answered ${status} ${said}`, type: genericErrorType(status), code: status });
 }
 
 /**
