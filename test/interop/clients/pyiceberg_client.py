@@ -2,7 +2,9 @@
 
 Job: {"client": "pyiceberg", "catalog": CAT, "table": "ns.t", "columns": [...], "filter": "expr",
       "snapshotId": "<int64 as a string, optional>"}
-with CAT = {"uri", "warehouse" (optional), "planning": "server" | "client"}: its REST catalog;
+with CAT = {"uri", "warehouse" (optional), "planning": "server" | "client",
+             "tls": {"caFile", "certFile", "keyFile"} (optional, each optional)}: its REST catalog,
+             `tls` as RestCatalog's `ssl` property ({"cabundle": caFile, "client": {"cert", "key"}});
   or {"type": "sql", "name": "lake", "uri": "/abs/catalog.db" | "postgresql://user[:pw]@host:port/db",
       "warehouse": "file:///<folder>"}: its SqlCatalog (SQLAlchemy; `sqlite:///…` or
       `postgresql+psycopg2://…`) on Iceberg's JDBC catalog tables, catalog_name `name` (default `sql`);
@@ -54,8 +56,21 @@ def load(cat):
     props = {"type": "rest", "uri": cat["uri"], "scan-planning-mode": cat.get("planning", "client")}
     if cat.get("warehouse"):
         props["warehouse"] = cat["warehouse"]
+    if cat.get("tls"):
+        props["ssl"] = ssl_property(cat["tls"])
     props.update(cat.get("properties", {}))
     return load_catalog("interop", **props)
+
+
+def ssl_property(tls) -> dict:
+    """A ref's `tls` as RestCatalog's `ssl` property: its requests Session's `verify` (the CA
+    bundle) and `cert` (client certificate and key), set in RestCatalog._create_session."""
+    ssl = {}
+    if tls.get("caFile"):
+        ssl["cabundle"] = tls["caFile"]
+    if tls.get("certFile"):
+        ssl["client"] = {"cert": tls["certFile"], **({"key": tls["keyFile"]} if tls.get("keyFile") else {})}
+    return ssl
 
 
 def static_table(cat, name: str):

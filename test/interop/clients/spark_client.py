@@ -38,7 +38,9 @@ Jobs (JSON):
                                                                              first table on its own between reading its
                                                                              base and committing, so the requirements fail
 CAT = {"name": "ice", "uri": "http://127.0.0.1:<port>", "warehouse": "<name>" (optional),
-       "planning": "server" | "client"}
+       "planning": "server" | "client"}; an https:// uri is verified with the driver JVM's trust
+       store: ICEFRONT_INTEROP_SPARK_JAVA_OPTIONS (e.g. -Djavax.net.ssl.trustStore=<file>
+       -Djavax.net.ssl.trustStorePassword=<pw>) becomes spark.driver.extraJavaOptions.
    or {"name": "h", "type": "hadoop", "warehouse": "file:///<folder>"}: Iceberg's HadoopCatalog
        reading a warehouse folder directly, no REST catalog involved.
    or {"name": "lake", "type": "sql", "uri": "/abs/catalog.db" | "postgresql://user[:pw]@host:port/db",
@@ -70,7 +72,7 @@ def session():
         from pyspark.sql import SparkSession
 
         jar = os.environ["ICEFRONT_INTEROP_SPARK_JAR"]
-        _spark = (
+        builder = (
             SparkSession.builder.master("local[1]")
             .appName("icefront-interop")
             .config("spark.driver.bindAddress", "127.0.0.1")
@@ -82,8 +84,12 @@ def session():
             .config("spark.default.parallelism", "1")
             .config("spark.jars", jar)
             .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-            .getOrCreate()
         )
+        # e.g. -Djavax.net.ssl.trustStore=…: read by the driver JVM pyspark starts (spark-submit --conf)
+        java_options = os.environ.get("ICEFRONT_INTEROP_SPARK_JAVA_OPTIONS")
+        if java_options:
+            builder = builder.config("spark.driver.extraJavaOptions", java_options)
+        _spark = builder.getOrCreate()
         _spark.sparkContext.setLogLevel("ERROR")
     return _spark
 
@@ -93,6 +99,9 @@ def catalog(cat) -> str:
     key = json.dumps(cat, sort_keys=True)
     if key in _catalogs:
         return _catalogs[key]
+    if cat.get("tls"):
+        raise ValueError("a catalog ref's `tls` is pyiceberg's: Spark's REST client trusts the JVM's truststore "
+                         "(ICEFRONT_INTEROP_SPARK_JAVA_OPTIONS=-Djavax.net.ssl.trustStore=…, ClientWorker.start's sparkJavaOptions)")
     if cat.get("type") == "sql":
         # JdbcCatalog.initialize(name, …) takes the Spark catalog's name as its catalog_name
         name = cat.get("name", "sql")

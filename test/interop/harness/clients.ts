@@ -17,6 +17,13 @@ export interface CatalogRef {
   readonly warehouse?: string;
   readonly planning?: 'server' | 'client';
   readonly properties?: Readonly<Record<string, string>>;
+  /**
+   * pyiceberg only: TLS toward an `https://` uri, as its RestCatalog's `ssl` property
+   * (`{cabundle, client: {cert, key}}`): the CA bundle to verify the server with, and a client
+   * certificate and key (PEM files) for mutual TLS. Spark's REST client trusts the JVM's
+   * truststore instead (ClientWorker.start's `sparkJavaOptions`), so a Spark job refuses a ref with it.
+   */
+  readonly tls?: { readonly caFile?: string; readonly certFile?: string; readonly keyFile?: string };
   /** Trino only: the Trino server (`http://127.0.0.1:<port>`, harness/trino.ts) that reads this catalog. */
   readonly trino?: string;
   /** Trino only: Trino's own catalog properties beyond the REST ones (e.g. `iceberg.unique-table-location`). */
@@ -226,14 +233,31 @@ export class ClientWorker {
     });
   }
 
-  /** `sparkJars`: Spark's jars for this worker's JVM (default env.sparkJars: Iceberg 1.11). */
-  static start(env: InteropEnv, options: { sparkJars?: readonly string[] } = {}): ClientWorker {
-    const child = spawn(env.python, [path.join(CLIENTS_DIR, 'worker.py')], {
-      cwd: CLIENTS_DIR,
-      stdio: ['pipe', 'pipe', 'pipe'],
+  /**
+   * `sparkJars`: Spark's jars for this worker's JVM (default env.sparkJars: Iceberg 1.11).
+   * `sparkJavaOptions`: extra options for Spark's driver JVM (`spark.driver.extraJavaOptions`, e.g.
+   * `-Djavax.net.ssl.trustStore=…`; no spaces within one), fixed when its first job starts it.
+   * `env`: variables for the worker beyond the harness's own; `undefined` removes one it would
+   * inherit (e.g. REQUESTS_CA_BUNDLE, which overrides pyiceberg's `ssl.cabundle`).
+   */
+  static start(
+    env: InteropEnv,
+    options: { sparkJars?: readonly string[]; sparkJavaOptions?: readonly string[]; env?: Readonly<Record<string, string | undefined>> } = {},
+  ): ClientWorker {
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      ICEFRONT_INTEROP_SPARK_JAR: (options.sparkJars ?? env.sparkJars ?? [env.sparkJar]).join(','),
+      PYTHONUNBUFFERED: '1',
+      PYSPARK_PYTHON: env.python,
       // TZ: Python's naive datetimes (Spark's timestamps) and DuckDB's session zone in UTC.
-      env: { ...process.env, ICEFRONT_INTEROP_SPARK_JAR: (options.sparkJars ?? env.sparkJars ?? [env.sparkJar]).join(','), PYTHONUNBUFFERED: '1', PYSPARK_PYTHON: env.python, TZ: 'UTC' },
-    });
+      TZ: 'UTC',
+      ...(options.sparkJavaOptions?.length && { ICEFRONT_INTEROP_SPARK_JAVA_OPTIONS: options.sparkJavaOptions.join(' ') }),
+    };
+    for (const [name, value] of Object.entries(options.env ?? {})) {
+      if (value === undefined) delete childEnv[name];
+      else childEnv[name] = value;
+    }
+    const child = spawn(env.python, [path.join(CLIENTS_DIR, 'worker.py')], { cwd: CLIENTS_DIR, stdio: ['pipe', 'pipe', 'pipe'], env: childEnv });
     return new ClientWorker(child);
   }
 

@@ -12,7 +12,7 @@ const REPO = path.resolve(import.meta.dirname, '../../..');
 const CLI = path.join(REPO, 'src/cli.ts');
 
 export interface IcefrontProcess {
-  /** `http://127.0.0.1:<port>`, as the process printed it. */
+  /** `http://127.0.0.1:<port>` (`https://` with `server.tls`), as the process printed it. */
   readonly url: string;
   readonly port: number;
   readonly pid: number;
@@ -47,8 +47,8 @@ export async function startIcefrontProcess(configFile: string, options: { env?: 
     const timer = setTimeout(() => reject(new Error(`Icefront printed no URL within ${timeoutMs} ms:\n${out.toString()}`)), timeoutMs);
     child.stdout!.on('data', (c: Buffer) => {
       out.push(c);
-      // cli.ts: "Icefront is listening on http://127.0.0.1:<port>"
-      const m = started ? null : /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out.toString());
+      // cli.ts: "Icefront is listening on http://127.0.0.1:<port>" (https:// with server.tls)
+      const m = started ? null : /listening on (https?:\/\/127\.0\.0\.1:\d+)/.exec(out.toString());
       if (m) {
         started = true;
         clearTimeout(timer);

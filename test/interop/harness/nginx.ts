@@ -1,5 +1,6 @@
 /**
- * Debian's nginx as the load balancer in front of several Icefronts. tools/bench/setup.sh installs
+ * Debian's nginx as the load balancer in front of several Icefronts, or as a TLS terminator in
+ * front of one plain-HTTP server (an HTTPS upstream). tools/bench/setup.sh installs
  * it (idempotent: it does nothing when nginx is there); each balancer is a master that is not a
  * daemon, with its own prefix, pid file, logs and temp folders in a temp folder, on a free loopback
  * port, stopped by its pid with SIGTERM (the master then stops its workers; after a SIGKILL they
@@ -32,12 +33,12 @@ export async function ensureNginx(timeoutMs = 10 * 60_000): Promise<NginxInstall
 }
 
 export interface NginxBalancer {
-  /** `http://127.0.0.1:<port>`: where clients reach the balancer. */
+  /** `http://127.0.0.1:<port>` (a TLS terminator's: `https://`): where clients reach it. */
   readonly url: string;
   readonly port: number;
   /** The nginx.conf it runs. */
   readonly config: string;
-  /** One line per request: `METHOD URI STATUS upstream=<addr[, addr]> upstream_status=<status[, status]>`. */
+  /** One line per request: `METHOD URI STATUS upstream=<addr[, addr]> upstream_status=<status[, status]>` (a TLS terminator's: see startNginxTlsTerminator). */
   accessLog(): string[];
   errorLog(): string;
   close(): Promise<void>;
@@ -80,22 +81,85 @@ export async function startNginxBalancer(
   replicaPorts: readonly number[],
   options: { port?: number; resendTasks?: boolean; startTimeoutMs?: number } = {},
 ): Promise<NginxBalancer> {
+  const port = options.port ?? (await freePort());
+  return runNginx(
+    port,
+    'http',
+    (file) => ({
+      log: `  log_format replicas '$request_method $uri $status upstream=$upstream_addr upstream_status=$upstream_status';
+  access_log ${file('access.log')} replicas;`,
+      blocks: balancerBlocks(port, replicaPorts, { resendTasks: options.resendTasks ?? false }),
+    }),
+    options.startTimeoutMs ?? 30_000,
+  );
+}
+
+/** PEM files of the certificate a TLS terminator serves (test/helpers/certificates.ts makes them). */
+export interface TerminatorTls {
+  /** The server certificate (PEM chain), for the names clients use (127.0.0.1). */
+  readonly certFile: string;
+  readonly keyFile: string;
+}
+
+/**
+ * nginx as a TLS terminator in front of one plain-HTTP backend (`http://127.0.0.1:<port>`): a
+ * `listen … ssl` server on a free loopback port serving `tls`'s certificate, `proxy_pass` to the
+ * backend, the caller's Host passed on. Its `url` is `https://127.0.0.1:<port>`. The access log
+ * has one line per request that got through the handshake: `METHOD URI STATUS ssl=<protocol>
+ * upstream_status=<status>`; a handshake the client gave up on is in the error log (level info).
+ */
+export async function startNginxTlsTerminator(backend: string, tls: TerminatorTls, options: { port?: number; startTimeoutMs?: number } = {}): Promise<NginxBalancer> {
+  const target = new URL(backend);
+  if (target.protocol !== 'http:') throw new Error(`the TLS terminator's backend is plain http://, got ${backend}`);
+  const port = options.port ?? (await freePort());
+  return runNginx(
+    port,
+    'https',
+    (file) => ({
+      log: `  log_format tls '$request_method $uri $status ssl=$ssl_protocol upstream_status=$upstream_status';
+  access_log ${file('access.log')} tls;`,
+      blocks: `  client_max_body_size 64m;
+  server {
+    listen 127.0.0.1:${port} ssl;
+    ssl_certificate ${tls.certFile};
+    ssl_certificate_key ${tls.keyFile};
+    location / {
+      proxy_pass http://${target.host};
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-Proto $scheme;
+    }
+  }`,
+    }),
+    options.startTimeoutMs ?? 30_000,
+  );
+}
+
+/**
+ * One nginx master (not a daemon) in a temp prefix of its own, on 127.0.0.1:`port`; `http` gives
+ * what goes inside `http { }` (given where the prefix's files are): the log lines, then (after
+ * the temp paths) the blocks.
+ */
+async function runNginx(
+  port: number,
+  scheme: 'http' | 'https',
+  http: (file: (name: string) => string) => { readonly log: string; readonly blocks: string },
+  startTimeoutMs: number,
+): Promise<NginxBalancer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-nginx-'));
   // started by root, nginx's workers run as another user: they must reach the temp folders
   fs.chmodSync(dir, 0o755);
-  const port = options.port ?? (await freePort());
   const file = (name: string) => path.join(dir, name);
+  const body = http(file);
   const config = `worker_processes 1;
 daemon off;
 pid ${file('nginx.pid')};
 error_log ${file('error.log')} info;
 events { worker_connections 256; }
 http {
-  log_format replicas '$request_method $uri $status upstream=$upstream_addr upstream_status=$upstream_status';
-  access_log ${file('access.log')} replicas;
+${body.log}
   client_body_temp_path ${file('body')}; proxy_temp_path ${file('proxy')};
   fastcgi_temp_path ${file('fastcgi')}; uwsgi_temp_path ${file('uwsgi')}; scgi_temp_path ${file('scgi')};
-${balancerBlocks(port, replicaPorts, { resendTasks: options.resendTasks ?? false })}
+${body.blocks}
 }
 `;
   fs.writeFileSync(file('nginx.conf'), config);
@@ -107,13 +171,13 @@ ${balancerBlocks(port, replicaPorts, { resendTasks: options.resendTasks ?? false
   stopAtExit.add(child);
   child.once('exit', () => stopAtExit.delete(child));
   const read = (name: string) => (fs.existsSync(file(name)) ? fs.readFileSync(file(name), 'utf8') : '');
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${scheme}://127.0.0.1:${port}`;
   const close = async () => {
     await stopProcess(child);
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await listening(child, port, options.startTimeoutMs ?? 30_000);
+    await listening(child, port, startTimeoutMs);
   } catch (err) {
     const log = `${out.toString()}${read('error.log')}`;
     await close();
