@@ -7,7 +7,9 @@
  *   - Icefront's front door to it (`type: rest`, `planning: upstream`): a load-table (Icefront's
  *     own call, read whole) and a namespace load (streamed by http-proxy-3 through the upstream's
  *     transport); Icefront's /healthz, and Icefront's load-table of its own filesystem table (demo
- *     `sales.orders`), one Icefront process.
+ *     `sales.orders`), one Icefront process;
+ *   - the same upstream as a `bearer` catalog and as a `sigv4` catalog (issue #42), in alternating
+ *     pairs: what signing every request with AWS Signature Version 4 costs.
  * Throughput: wrk, 64 connections, best of two runs; /healthz and load-table of one process, and
  * http-proxy-3 and the front door, each also in three alternating pairs (a ratio is the median of
  * the pairs' ratios). Added latency: bench/latency-probe.ts at 1,000 req/s, the median through
@@ -33,8 +35,8 @@ const children: ChildProcess[] = [];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-door-bench-'));
 // nginx's workers run as another user when started by root: they must read the static files
 fs.chmodSync(dir, 0o755);
-function start(cmd: string, args: string[]): ChildProcess {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+function start(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   children.push(child);
   return child;
 }
@@ -44,8 +46,17 @@ process.on('exit', () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** Static AWS keys for the sigv4 catalog, and nothing else for AWS's chain to look up (no files, no metadata endpoint). */
+const AWS_ENV = {
+  AWS_ACCESS_KEY_ID: 'AKIDBENCHDOOR',
+  AWS_SECRET_ACCESS_KEY: 'bench-door-secret',
+  AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+  AWS_CONFIG_FILE: '/nonexistent',
+  AWS_EC2_METADATA_DISABLED: 'true',
+};
+
 function startIcefront(config: string, port: number): ChildProcess {
-  return start(process.execPath, [path.join(REPO, 'bin/icefront.js'), 'serve', '--config', config, '--port', String(port)]);
+  return start(process.execPath, [path.join(REPO, 'bin/icefront.js'), 'serve', '--config', config, '--port', String(port)], { ...process.env, ...AWS_ENV });
 }
 
 interface Throughput {
@@ -95,7 +106,9 @@ fs.mkdirSync(path.join(staticDir, 'v1/namespaces/sales/tables'), { recursive: tr
 const iceCfg = path.join(dir, 'icefront.yaml');
 fs.writeFileSync(
   iceCfg,
-  `catalogs:\n  demo: { type: filesystem, read-only: true, warehouse: ${JSON.stringify(wh)}, locations: { "s3://icefront-demo/warehouse": ${JSON.stringify(wh)} } }\n  up: { type: rest, uri: "http://127.0.0.1:${staticPort}", planning: upstream }\n`,
+  `catalogs:\n  demo: { type: filesystem, read-only: true, warehouse: ${JSON.stringify(wh)}, locations: { "s3://icefront-demo/warehouse": ${JSON.stringify(wh)} } }\n  up: { type: rest, uri: "http://127.0.0.1:${staticPort}", planning: upstream }\n` +
+    `  bearer: { type: rest, uri: "http://127.0.0.1:${staticPort}", planning: upstream, auth: { mode: bearer, token: bench-token } }\n` +
+    `  signed: { type: rest, uri: "http://127.0.0.1:${staticPort}", planning: upstream, auth: { mode: sigv4, signing-name: glue, region: us-east-1 } }\n`,
 );
 const icefrontProcess = startIcefront(iceCfg, icePort);
 const ice = `http://127.0.0.1:${icePort}`;
@@ -145,6 +158,10 @@ const paths = {
   door: `${ice}/v1/up/${TABLE}`,
   hp3Namespace: `${hp3}/v1/up/${NAMESPACE}`,
   doorNamespace: `${ice}/v1/up/${NAMESPACE}`,
+  bearer: `${ice}/v1/bearer/${TABLE}`,
+  signed: `${ice}/v1/signed/${TABLE}`,
+  bearerNamespace: `${ice}/v1/bearer/${NAMESPACE}`,
+  signedNamespace: `${ice}/v1/signed/${NAMESPACE}`,
   healthz: `${ice}/healthz`,
   loadTable: `${ice}/v1/demo/${TABLE}`,
 };
@@ -195,6 +212,16 @@ const streamCpu = streamPairs.map(([h, d]) => h.cpuUs! / d.cpuUs!);
 console.log(
   `  streamed (GET namespace): front door ÷ http-proxy-3 ${median(streamRps).toFixed(2)} req/s, CPU per request http-proxy-3 ÷ front door ${median(streamCpu).toFixed(2)} (medians of three alternating pairs: ${streamRps.map((r) => r.toFixed(2)).join(', ')}; ${streamCpu.map((r) => r.toFixed(2)).join(', ')})`,
 );
+// What signing costs: the same upstream as a bearer catalog and as a sigv4 one, alternating pairs,
+// for Icefront's own call (load-table, read whole) and a streamed one (namespace).
+for (const [label, bearerKey, signedKey] of [['load-table', 'bearer', 'signed'], ['streamed GET namespace', 'bearerNamespace', 'signedNamespace']] as const) {
+  const signPairs = [0, 1, 2].map(() => [wrk(paths[bearerKey], 1, icefrontProcess.pid), wrk(paths[signedKey], 1, icefrontProcess.pid)] as const);
+  const signRps = signPairs.map(([b, s]) => s.rps / b.rps);
+  const signCpu = signPairs.map(([b, s]) => s.cpuUs! - b.cpuUs!);
+  console.log(
+    `  sigv4 ÷ bearer, ${label.padEnd(23)} ${median(signRps).toFixed(2)} req/s (pairs ${signRps.map((r) => r.toFixed(2)).join(', ')})   (goal >= 0.9); signing adds ${median(signCpu).toFixed(0)} µs CPU per request (${signCpu.map((c) => c.toFixed(0)).join(', ')})`,
+  );
+}
 console.log(`  ratio load-table ÷ /healthz (one process)   ${median(pairRatios).toFixed(2)}   (goal >= 0.7; median of three alternating pairs: ${pairRatios.map((r) => r.toFixed(2)).join(', ')})`);
 
 // Added latency from alternating pairs (the upstream served directly, then the path, one probe
