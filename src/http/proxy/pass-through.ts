@@ -110,15 +110,19 @@ export function createPassThrough(): PassThrough {
         .map((n) => n.trim().toLowerCase())
         .filter((n) => n !== '');
       for (const name of [...named, ...HOP_BY_HOP, ...target.dropHeaders]) delete req.headers[name];
+      // RFC 9112 §6.3: a request has a body when it says so (Transfer-Encoding, or a Content-Length
+      // other than 0), read from its headers as the client sent them: http-proxy-3 adds
+      // `content-length: 0` to every DELETE and OPTIONS before the fetch below sees them
+      const length = req.headers['content-length'];
+      const bodied = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
       let exchange: StreamedExchange | undefined;
       const send = async (_url: string, init: ProxyInit): Promise<FetchShaped> => {
         const headers: Record<string, string> = {};
         for (const [name, value] of init.headers) if (!TRANSPORT_OWNED.has(name)) headers[name] = value;
         // http-proxy-3 hands over the client's request itself as the body (for any method but GET
         // and HEAD); the transport is given a stream of its own instead (ownBody), and none for a
-        // request that has no body (RFC 9112 §6.3: neither Content-Length nor Transfer-Encoding)
-        const bodied = init.body && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
-        const body = target.body ?? (bodied ? ownBody(req) : null);
+        // request that has no body (an empty one included: a signed upstream hashes it as empty)
+        const body = target.body ?? (init.body && bodied ? ownBody(req) : null);
         exchange = target.exchange({ method: init.method, headers, body });
         const answer = new FetchShaped(await exchange.answer);
         answers.set(req, answer);
