@@ -1,0 +1,75 @@
+/**
+ * The configuration a deployment would use, written as YAML: one `rest` catalog (the Iceberg REST
+ * fixture, reached through Toxiproxy), one writable `filesystem` catalog, one `sql` catalog on
+ * PostgreSQL, the read-only demo warehouse (the hostile corpus is written against `demo`), auth
+ * with two principals and limits on. `variant` is what a SIGHUP changes: the `rest` catalog's
+ * request timeout, and a second filesystem catalog (`extra`) present or not.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+export const WRITER_TOKEN = 'soak-writer-token-0123456789';
+export const READER_TOKEN = 'soak-reader-token-0123456789';
+/** The `rest` catalog's request timeout in each variant (the latency toxic runs past both). */
+export const REQUEST_MS = [2000, 2500] as const;
+export const READINESS_INTERVAL_MS = 2000;
+export const SQL_CATALOG_NAME = 'soak';
+
+export interface ConfigInputs {
+  readonly file: string;
+  readonly proxyUrl: string;
+  readonly fixtureWarehouseDir: string;
+  readonly fsWarehouse: string;
+  readonly pgUri: string;
+  readonly pgWarehouse: string;
+  readonly demoWarehouse: string;
+}
+
+const sha = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function writeConfig(inputs: ConfigInputs, variant: 0 | 1): void {
+  const lines = [
+    'logging: { level: warn }',
+    'server:',
+    `  readiness-interval-ms: ${READINESS_INTERVAL_MS}`,
+    '  shutdown-grace-ms: 5000',
+    'planning:',
+    '  batch-size: 5', // several plan tasks per plan, so clients redeem them at /tasks
+    '  token-secret: soak-plan-token-secret-0123456789',
+    'auth:',
+    '  tokens:',
+    `    - { sha256: "${sha(WRITER_TOKEN)}", principal: writer, roles: [etl, ops] }`,
+    `    - { sha256: "${sha(READER_TOKEN)}", principal: reader, roles: [analyst] }`,
+    '  allow:',
+    '    - { roles: [etl], catalogs: ["*"], access: write }',
+    '    - { roles: [analyst], catalogs: [up, fs, demo, extra] }', // never `pg`, never a write
+    '  admin-roles: [ops]',
+    '  limits: { requests-per-second: 3000, burst: 6000, max-in-flight: 96 }',
+    'catalogs:',
+    '  up:',
+    '    type: rest',
+    `    uri: ${inputs.proxyUrl}`,
+    '    planning: local',
+    `    timeouts: { connect-ms: 1000, request-ms: ${REQUEST_MS[variant]} }`,
+    '    limits: { max-in-flight: 48, max-queued: 256 }',
+    `    storage: { local: { roots: [${JSON.stringify(inputs.fixtureWarehouseDir)}] } }`,
+    '  fs:',
+    '    type: filesystem',
+    `    warehouse: ${JSON.stringify(inputs.fsWarehouse)}`,
+    '  pg:',
+    '    type: sql',
+    `    uri: ${inputs.pgUri}`,
+    `    catalog-name: ${SQL_CATALOG_NAME}`,
+    `    warehouse-location: ${pathToFileURL(inputs.pgWarehouse).href}`,
+    '  demo:',
+    '    type: filesystem',
+    `    warehouse: ${JSON.stringify(inputs.demoWarehouse)}`,
+    '    read-only: true',
+    ...(variant === 1 ? ['  extra:', '    type: filesystem', `    warehouse: ${JSON.stringify(inputs.demoWarehouse)}`, '    read-only: true'] : []),
+    '',
+  ];
+  // written whole then renamed: a SIGHUP never reads half a file
+  fs.writeFileSync(`${inputs.file}.tmp`, lines.join('\n'));
+  fs.renameSync(`${inputs.file}.tmp`, inputs.file);
+}

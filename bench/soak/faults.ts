@@ -1,0 +1,134 @@
+/**
+ * The fault schedule, on Toxiproxy between Icefront and the `rest` catalog's upstream (the REST
+ * fixture), and on Icefront itself (SIGHUP with a changed config). One cycle, repeated while the
+ * run lasts (a fault starts only when it and the quiet after it fit before the end):
+ *
+ *   latency 500 ms (under the request timeout) · upstream down 30 s, then back · SIGHUP (the `rest`
+ *   catalog's timeout changed, a catalog added) · latency 3 s (over the timeout: 504s) ·
+ *   reset_peer (connections reset) · limit_data 2 KB (connections cut mid-body) · timeout (data
+ *   held, never delivered) · bandwidth 10 KB/s · SIGHUP back.
+ *
+ * Each fault lasts `toxicMs` (the down phase 30 s), then `quietMs` of nothing before the next.
+ * A toxic ends by taking the proxy down and up at once (its connections cut, its toxics gone:
+ * harness/toxiproxy.ts explains why not a removal). After each end, /readyz is polled until it is
+ * ready and the status page is read (faults.ts records what it showed, goals.ts judges it).
+ */
+import type { ToxiProxy, Toxic } from '../../test/interop/harness/toxiproxy.js';
+import type { Judge } from './judge.js';
+
+export interface FaultWindow {
+  readonly name: string;
+  /** Toxics and the down phase reach the upstream (5xx on `up` allowed); a reload does not. */
+  readonly upstream: boolean;
+  readonly start: number;
+  end: number;
+  /** ms from the end until /readyz answered ready (undefined: not within the quiet time). */
+  readyAfterMs?: number;
+  /** Upstream errors listed on the status page, read just after the end, timed within the fault. */
+  statusPageErrors?: number;
+  /** SIGHUP: the changed config was seen in effect (the added catalog answers, or the removed one is gone). */
+  reloadApplied?: boolean;
+}
+
+type Step = { readonly name: string; readonly toxic: Toxic } | { readonly name: 'upstream down 30 s'; readonly down: true } | { readonly name: string; readonly reload: 0 | 1 };
+
+const STEPS: readonly Step[] = [
+  { name: 'latency 500 ms', toxic: { name: 'slow', type: 'latency', attributes: { latency: 500, jitter: 100 } } },
+  { name: 'upstream down 30 s', down: true },
+  { name: 'SIGHUP: timeout 2.5 s, catalog added', reload: 1 },
+  { name: 'latency 3 s', toxic: { name: 'slower', type: 'latency', attributes: { latency: 3000 } } },
+  { name: 'reset_peer', toxic: { name: 'reset', type: 'reset_peer', attributes: { timeout: 50 } } },
+  { name: 'cut mid-body (limit_data 2 KB)', toxic: { name: 'cut', type: 'limit_data', attributes: { bytes: 2048 } } },
+  { name: 'timeout (held, never delivered)', toxic: { name: 'stall', type: 'timeout', attributes: { timeout: 0 } } },
+  { name: 'bandwidth 10 KB/s', toxic: { name: 'narrow', type: 'bandwidth', attributes: { rate: 10 } } },
+  { name: 'SIGHUP: timeout 2 s, catalog removed', reload: 0 },
+];
+
+const DOWN_MS = 30_000;
+
+export interface ScheduleOptions {
+  readonly proxy: ToxiProxy;
+  readonly judge: Judge;
+  readonly adminHeaders: Record<string, string>;
+  readonly toxicMs: number;
+  readonly quietMs: number;
+  readonly endAt: number;
+  /** Writes config variant `v` and sends SIGHUP. */
+  reload(variant: 0 | 1): void;
+  alive(): boolean;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function runSchedule(o: ScheduleOptions, windows: FaultWindow[]): Promise<void> {
+  for (let cycle = 0; o.alive(); cycle++) {
+    for (const step of STEPS) {
+      const length = 'down' in step ? DOWN_MS : 'toxic' in step ? o.toxicMs : 0;
+      if (Date.now() + length + o.quietMs > o.endAt || !o.alive()) return;
+      const window: FaultWindow = { name: step.name, upstream: !('reload' in step), start: Date.now(), end: 0 };
+      windows.push(window);
+      if ('toxic' in step) {
+        await o.proxy.addToxic(step.toxic);
+        await pause(length);
+        await o.proxy.down();
+        await o.proxy.up();
+      } else if ('down' in step) {
+        await o.proxy.down();
+        await pause(length);
+        await o.proxy.up();
+      } else {
+        o.reload(step.reload);
+      }
+      window.end = Date.now();
+      const quietEnd = window.end + o.quietMs;
+      await afterFault(o, window, step, quietEnd);
+      await pause(Math.max(0, quietEnd - Date.now()));
+    }
+  }
+}
+
+async function afterFault(o: ScheduleOptions, window: FaultWindow, step: Step, quietEnd: number): Promise<void> {
+  // /readyz, every 100 ms, until ready
+  const readyz = async () => {
+    while (Date.now() < quietEnd) {
+      // a probe, not load: its 503 is the readiness document, not an ErrorModel
+      const status = await fetch(`${o.judge.base}/readyz`, { signal: AbortSignal.timeout(5000) }).then(async (res) => (await res.arrayBuffer(), res.status), () => 0);
+      if (status === 200) {
+        window.readyAfterMs = Date.now() - window.end;
+        return;
+      }
+      await pause(100);
+    }
+  };
+  const reload = async () => {
+    if (!('reload' in step)) return;
+    // the reload is applied at once: the added catalog answers (or the removed one no longer does)
+    while (Date.now() < quietEnd) {
+      const a = await o.judge.send('reload-check', 'extra', 'GET', '/v1/config?warehouse=extra', { headers: o.adminHeaders });
+      if ((step.reload === 1 && a.status === 200) || (step.reload === 0 && a.status === 404)) {
+        window.reloadApplied = true;
+        return;
+      }
+      await pause(100);
+    }
+    window.reloadApplied = false;
+  };
+  await Promise.all([readyz(), reload()]);
+  if (window.upstream) {
+    const page = await fetch(`${o.judge.base}/`, { headers: o.adminHeaders, signal: AbortSignal.timeout(5000) }).then((res) => res.text(), () => '');
+    window.statusPageErrors = upstreamErrorsWithin(page, window.start, window.end + 1000);
+  }
+}
+
+/** Rows of the status page's "Recent upstream errors" naming catalog `up`, timed within [from, to]. */
+export function upstreamErrorsWithin(html: string, from: number, to: number): number {
+  const section = /<section id="upstream-errors">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+  let n = 0;
+  for (const row of section.split('<tr>').slice(1)) {
+    const at = /<time datetime="([^"]+)"/.exec(row)?.[1];
+    if (!at || !/<td class="name">up<\/td>/.test(row)) continue;
+    const t = Date.parse(at);
+    if (t >= from - 1000 && t <= to) n++;
+  }
+  return n;
+}
