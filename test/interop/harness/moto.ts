@@ -3,8 +3,7 @@
  * process on 127.0.0.1 with a kernel-chosen port, the named buckets created before it reports
  * ready. moto accepts any credentials; these are the ones every client is given.
  */
-import { spawn } from 'node:child_process';
-import { listeningPort, stopProcess, Tail } from './processes.js';
+import { startStdinBoundServer } from './processes.js';
 import type { InteropEnv } from './toolchain.js';
 
 export interface MotoS3 {
@@ -20,31 +19,15 @@ export interface MotoS3 {
 
 export async function startMoto(env: InteropEnv, buckets: readonly string[], options: { startTimeoutMs?: number } = {}): Promise<MotoS3> {
   if (!env.motoServer) throw new Error('.interop/env.json names no motoServer: rerun tools/interop/setup.sh');
-  // stdin stays an open pipe: the launcher serves until it closes, i.e. until this process dies.
-  const child = spawn(env.python, [env.motoServer, ...buckets.flatMap((b) => ['--bucket', b])], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, PYTHONUNBUFFERED: '1' },
-  });
-  const out = new Tail();
-  const err = new Tail();
-  child.stderr.on('data', (c: Buffer) => err.push(c));
-  try {
-    const port = await listeningPort(child, out, options.startTimeoutMs ?? 60_000);
-    return {
-      endpoint: `http://127.0.0.1:${port}`,
-      region: 'us-east-1',
-      accessKeyId: 'interop',
-      secretAccessKey: 'interop-secret',
-      log: () => err.toString(),
-      close: async () => {
-        child.stdin.end();
-        await stopProcess(child);
-      },
-    };
-  } catch (e) {
-    await stopProcess(child);
-    throw new Error(`moto did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);
-  }
+  const server = await startStdinBoundServer(env.python, [env.motoServer, ...buckets.flatMap((b) => ['--bucket', b])], 'moto', { startTimeoutMs: options.startTimeoutMs ?? 60_000 });
+  return {
+    endpoint: `http://127.0.0.1:${server.port}`,
+    region: 'us-east-1',
+    accessKeyId: 'interop',
+    secretAccessKey: 'interop-secret',
+    log: () => server.err.toString(),
+    close: server.close,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Child processes the harness starts: stopped by their own pid, output kept for messages. */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Keeps the last `limit` characters of a stream. */
 export class Tail {
@@ -41,4 +41,36 @@ export function listeningPort(child: ChildProcess, out: Tail, timeoutMs: number)
     });
     child.once('error', reject);
   });
+}
+
+/** A launcher of the interop venv (moto-server.py, sigv4-gateway.py) once it has said where it listens. */
+export interface StdinBoundServer {
+  readonly port: number;
+  /** Its stdout so far (the launcher's own lines: LISTENING, STS, …). */
+  readonly out: Tail;
+  /** Its stderr so far, for failure messages. */
+  readonly err: Tail;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `python args…` with stdin an open pipe (the launcher serves until it closes, i.e. until
+ * this process dies) and waits for its LISTENING line; a launcher that does not get there is
+ * stopped and told as `<what> did not start`, with its stderr.
+ */
+export async function startStdinBoundServer(python: string, args: readonly string[], what: string, options: { startTimeoutMs: number; errLimit?: number }): Promise<StdinBoundServer> {
+  const child = spawn(python, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1' } });
+  const out = new Tail();
+  const err = new Tail(options.errLimit);
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  const close = async () => {
+    child.stdin.end();
+    await stopProcess(child);
+  };
+  try {
+    return { port: await listeningPort(child, out, options.startTimeoutMs), out, err, close };
+  } catch (e) {
+    await stopProcess(child);
+    throw new Error(`${what} did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);
+  }
 }

@@ -6,9 +6,8 @@
  * forwards the rest unchanged. With `sts`, moto's STS runs in the same process on another port and
  * the credentials it issues (AssumeRoleWithWebIdentity, AssumeRole) are accepted until they expire.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { listeningPort, stopProcess, Tail } from './processes.js';
+import { startStdinBoundServer } from './processes.js';
 import { REPO, type InteropEnv } from './toolchain.js';
 
 export const SIGV4_GATEWAY_SCRIPT = path.join(REPO, 'tools/interop/sigv4-gateway.py');
@@ -86,39 +85,29 @@ export async function startSigv4Gateway(env: InteropEnv, options: Sigv4GatewayOp
     ...(options.sts ? ['--sts'] : []),
     ...(options.sts?.durationSeconds !== undefined ? ['--sts-duration-seconds', String(options.sts.durationSeconds)] : []),
   ];
-  // stdin stays an open pipe: the gateway serves until it closes, i.e. until this process dies.
-  const child = spawn(env.python, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1' } });
-  const out = new Tail();
-  const err = new Tail(64_000);
-  child.stderr.on('data', (c: Buffer) => err.push(c));
-  try {
-    const port = await listeningPort(child, out, options.startTimeoutMs ?? 60_000);
-    const url = `http://127.0.0.1:${port}`;
-    const sts = /^STS 127\.0\.0\.1:(\d+)$/m.exec(out.toString());
-    if (options.sts && !sts) throw new Error(`no STS line before LISTENING: ${out.toString()}`);
-    return {
-      url,
-      ...(sts && { stsEndpoint: `http://127.0.0.1:${sts[1]}` }),
-      service: options.service,
-      region: options.region,
-      stats: async () => {
-        const res = await fetch(`${url}/__gateway/stats`);
-        if (res.status !== 200) throw new Error(`GET /__gateway/stats: ${res.status}`);
-        return (await res.json()) as Sigv4GatewayStats;
-      },
-      reset: async () => {
-        const res = await fetch(`${url}/__gateway/reset`, { method: 'POST' });
-        await res.arrayBuffer();
-        if (res.status !== 204) throw new Error(`POST /__gateway/reset: ${res.status}`);
-      },
-      log: () => err.toString(),
-      close: async () => {
-        child.stdin.end();
-        await stopProcess(child);
-      },
-    };
-  } catch (e) {
-    await stopProcess(child);
-    throw new Error(`SigV4 gateway did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);
+  const server = await startStdinBoundServer(env.python, args, 'SigV4 gateway', { startTimeoutMs: options.startTimeoutMs ?? 60_000, errLimit: 64_000 });
+  const url = `http://127.0.0.1:${server.port}`;
+  const sts = /^STS 127\.0\.0\.1:(\d+)$/m.exec(server.out.toString());
+  if (options.sts && !sts) {
+    await server.close();
+    throw new Error(`SigV4 gateway did not start: no STS line before LISTENING: ${server.out.toString()}`);
   }
+  return {
+    url,
+    ...(sts && { stsEndpoint: `http://127.0.0.1:${sts[1]}` }),
+    service: options.service,
+    region: options.region,
+    stats: async () => {
+      const res = await fetch(`${url}/__gateway/stats`);
+      if (res.status !== 200) throw new Error(`GET /__gateway/stats: ${res.status}`);
+      return (await res.json()) as Sigv4GatewayStats;
+    },
+    reset: async () => {
+      const res = await fetch(`${url}/__gateway/reset`, { method: 'POST' });
+      await res.arrayBuffer();
+      if (res.status !== 204) throw new Error(`POST /__gateway/reset: ${res.status}`);
+    },
+    log: () => server.err.toString(),
+    close: server.close,
+  };
 }
