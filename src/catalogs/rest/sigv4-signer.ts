@@ -34,6 +34,8 @@ const SIGNER_HEADERS = new Set(['authorization', 'host', 'x-amz-date', 'x-amz-se
  */
 export class Sigv4Signer implements RequestSigner {
   #signer: Promise<SignatureV4> | undefined;
+  /** Each origin parsed once (a catalog has one), not per request. */
+  readonly #origins = new Map<string, URL>();
 
   constructor(
     private readonly catalog: string,
@@ -41,7 +43,8 @@ export class Sigv4Signer implements RequestSigner {
   ) {}
 
   async sign<H extends string | string[]>(method: string, target: Target, headers: Readonly<Record<string, H>>, body: string | Buffer | Readable | null): Promise<SignedRequest<H>> {
-    const url = new URL(target.origin);
+    let url = this.#origins.get(target.origin);
+    if (url === undefined) this.#origins.set(target.origin, (url = new URL(target.origin)));
     const at = target.path.indexOf('?');
     const pathname = at === -1 ? target.path : target.path.slice(0, at);
     const query = at === -1 ? {} : parseQuery(this.catalog, target.path.slice(at + 1));
