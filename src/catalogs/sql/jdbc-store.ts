@@ -157,6 +157,8 @@ export class JdbcSqlStore implements SqlCatalogStore {
       return { at, change };
     });
     if (planned.length === 0) return;
+    const [only] = planned;
+    if (planned.length === 1 && only!.change.expected !== undefined) return this.moveOne(only!.at, only!.change.expected, only!.change.next);
     // rows in one order in every transaction, so two multi-object commits cannot deadlock (stable: one object's swaps keep their order)
     planned.sort((a, b) => (a.at.key === b.at.key ? (a.at.name < b.at.name ? -1 : a.at.name > b.at.name ? 1 : 0) : a.at.key < b.at.key ? -1 : 1));
     await this.writing(
@@ -215,7 +217,22 @@ export class JdbcSqlStore implements SqlCatalogStore {
   // JdbcTableOperations.updateTable: exactly the row still holding `expected` moves on, else CommitFailedException
   private async update(s: SqlSession, at: Located, expected: string, next: string): Promise<void> {
     const changed = await s.run(this.objects.update(at.kind), [next, expected, this.catalog, at.key, at.name, expected]);
-    if (changed > 0) return;
+    if (changed === 0) await this.refuseMove(s, at, expected);
+  }
+
+  /** One object's swap is one conditional UPDATE, committed by itself, as JdbcUtil.updateTable runs it. */
+  private async moveOne(at: Located, expected: string, next: string): Promise<void> {
+    let changed: number;
+    try {
+      changed = await this.driver.commitStatement(this.objects.update(at.kind), [next, expected, this.catalog, at.key, at.name, expected]);
+    } catch (err) {
+      throw this.failure('Commit', err, { conflict: 'COMMIT_FAILED' });
+    }
+    if (changed === 0) await this.reading('Commit', (s) => this.refuseMove(s, at, expected));
+  }
+
+  /** Why no row moved: the object is gone, or another writer moved it first. */
+  private async refuseMove(s: SqlSession, at: Located, expected: string): Promise<never> {
     const [row] = await s.rows(this.objects.get(at.kind), [this.catalog, at.key, at.name]);
     if (row === undefined) throw fail(missing(at.kind), `Cannot commit ${at.label}: it does not exist`);
     throw fail('COMMIT_FAILED', `Cannot commit ${at.label}: its metadata location is no longer ${expected}`);

@@ -21,6 +21,10 @@ const ALREADY_THERE = new Set(['23505', '42P07', '42701', '42710']);
 // serialization_failure, deadlock_detected, lock_not_available: the transaction lost a race and was rolled back
 const LOST_RACE = new Set(['40001', '40P01', '55P03']);
 
+// SQLSTATE classes after which a statement's own commit may or may not have happened: connection
+// exception, operator intervention (the session shut down), system error, internal error
+const OUTCOME_UNKNOWN = new Set(['08', '57', '58', 'XX']);
+
 function sqlState(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
@@ -83,6 +87,25 @@ class PostgresDriver implements SqlDriver {
       }
       if (answer.command !== 'COMMIT') throw fail('STORAGE_FAILURE', `${this.display} rolled the transaction back`);
       return result;
+    });
+  }
+
+  /**
+   * Sent alone, the statement is its own transaction: one round trip instead of BEGIN, the
+   * statement and COMMIT. An error the statement itself caused was rolled back with it; a lost
+   * connection, or the server shutting the session down or failing within, leaves the outcome
+   * unknown, as it does for a COMMIT.
+   */
+  commitStatement(sql: string, params: readonly SqlValue[]): Promise<number> {
+    return this.withClient(async (client, discard) => {
+      try {
+        return (await client.query(this.text(sql), params as SqlValue[])).rowCount ?? 0;
+      } catch (err) {
+        const state = sqlState(err);
+        if (state !== undefined && !OUTCOME_UNKNOWN.has(state.slice(0, 2))) throw err;
+        discard();
+        throw fail('COMMIT_STATE_UNKNOWN', `The statement to ${this.display} got no answer: ${describeError(this.scrub(err))}`, err);
+      }
     });
   }
 

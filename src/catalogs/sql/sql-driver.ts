@@ -29,6 +29,13 @@ export interface SqlDriver {
    * write lock). A COMMIT whose outcome cannot be known throws COMMIT_STATE_UNKNOWN.
    */
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * One statement that commits by itself, for a change one statement makes atomically (Iceberg
+   * Java's JdbcUtil.updateTable: a conditional UPDATE under JDBC's autocommit); its changed row
+   * count. A statement whose outcome cannot be known (the connection lost after it was sent)
+   * throws COMMIT_STATE_UNKNOWN.
+   */
+  commitStatement(sql: string, params: readonly SqlValue[]): Promise<number>;
   /** Serialises schema changes of concurrent processes within a transaction. */
   lockSchema(session: SqlSession): Promise<void>;
   /** The columns of a table in the connection's schema; empty when it does not exist. */

@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { fail } from '../../errors/index.js';
-import { describeError, type SqlDriver, type SqlFault, type SqlRow, type SqlSession } from './sql-driver.js';
+import { describeError, type SqlDriver, type SqlFault, type SqlRow, type SqlSession, type SqlValue } from './sql-driver.js';
 
 type SqliteModule = typeof import('node:sqlite');
 
@@ -128,6 +128,11 @@ class SqliteDriver implements SqlDriver {
 
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
     return this.exclusive(() => this.whileBusy(() => this.once(work)));
+  }
+
+  /** In-process, so a transaction costs no round trips: one, for its COMMIT_STATE_UNKNOWN on a failed COMMIT. */
+  commitStatement(sql: string, params: readonly SqlValue[]): Promise<number> {
+    return this.transaction((session) => session.run(sql, params));
   }
 
   private async once<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {

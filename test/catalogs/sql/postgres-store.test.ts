@@ -92,13 +92,14 @@ function definePostgresTests(cluster: PostgresCluster): void {
     await ok.close();
   });
 
-  t.test('a connection lost at COMMIT leaves the outcome unknown; lost before it, a storage failure', async (t) => {
+  t.test('a connection lost at COMMIT or at a one-table swap (its own commit) leaves the outcome unknown; lost before a COMMIT, a storage failure', async (t) => {
     const uri = await cluster.createDatabase();
     const store = await openSqlStore({ uri, catalogName: 'c', poolSize: 2 });
     t.teardown(() => store.close());
     await store.swap([
       { namespace: ['db'], name: 'at_commit', kind: 'table', next: 'file:///m/1.json' },
       { namespace: ['db'], name: 'before_commit', kind: 'table', next: 'file:///m/1.json' },
+      { namespace: ['db'], name: 'other', kind: 'table', next: 'file:///m/1.json' },
     ]);
     // the server ends its own connection: at COMMIT (a deferred constraint trigger) or at the UPDATE (a row trigger)
     await cluster.query('CREATE FUNCTION end_session() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$', [], uri);
@@ -112,10 +113,13 @@ function definePostgresTests(cluster: PostgresCluster): void {
       [],
       uri,
     );
-    await rejectsWith(t, store.swap([{ namespace: ['db'], name: 'at_commit', kind: 'table', expected: 'file:///m/1.json', next: 'file:///m/2.json' }]), 'COMMIT_STATE_UNKNOWN');
-    await rejectsWith(t, store.swap([{ namespace: ['db'], name: 'before_commit', kind: 'table', expected: 'file:///m/1.json', next: 'file:///m/2.json' }]), 'STORAGE_FAILURE');
-    t.same(await store.get(['db'], 'before_commit', 'table'), { metadataLocation: 'file:///m/1.json' }, 'the pool replaced the lost connections; nothing was written');
-    t.same(await store.get(['db'], 'at_commit', 'table'), { metadataLocation: 'file:///m/1.json' }, 'here the server had rolled back, which the client could not know');
+    const move = (name: string) => ({ namespace: ['db'], name, kind: 'table' as const, expected: 'file:///m/1.json', next: 'file:///m/2.json' });
+    await rejectsWith(t, store.swap([move('at_commit'), move('other')]), 'COMMIT_STATE_UNKNOWN', 'two tables: lost at COMMIT');
+    await rejectsWith(t, store.swap([move('before_commit'), move('other')]), 'STORAGE_FAILURE', 'two tables: lost at an UPDATE, before COMMIT was sent');
+    await rejectsWith(t, store.swap([move('before_commit')]), 'COMMIT_STATE_UNKNOWN', 'one table: the UPDATE is its own commit');
+    await rejectsWith(t, store.swap([move('at_commit')]), 'COMMIT_STATE_UNKNOWN', 'one table, lost at its implicit commit');
+    for (const name of ['at_commit', 'before_commit', 'other'])
+      t.same(await store.get(['db'], name, 'table'), { metadataLocation: 'file:///m/1.json' }, `${name}: the pool replaced the lost connections; the server had rolled every one back, which the client could not always know`);
   });
 
   t.test('namespace property updates racing on one new key all land (one upsert each, no unique violation)', async (t) => {
