@@ -38,6 +38,37 @@ class LocalFileWriter implements FileWriter {
     }
   }
 
+  async createUnreferenced(location: string, bytes: Uint8Array): Promise<boolean> {
+    const file = await this.newFile(location);
+    const dir = path.dirname(file);
+    let handle: fs.promises.FileHandle;
+    try {
+      handle = await openNew(file).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await this.ensureDirectory(dir, location); // the folder's first file
+        return openNew(file);
+      });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw writeFailure(location, err);
+    }
+    try {
+      // the bytes, and the new entry in its folder (POSIX: an fsync of each), flushed at once
+      await Promise.all([handle.writeFile(bytes).then(() => handle.sync()), syncDirectory(dir)]);
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      await fs.promises.unlink(file).catch(() => undefined);
+      throw writeFailure(location, err);
+    }
+    try {
+      await handle.close();
+    } catch (err) {
+      await fs.promises.unlink(file).catch(() => undefined);
+      throw writeFailure(location, err);
+    }
+    return true;
+  }
+
   async replace(location: string, bytes: Uint8Array, options: { readonly durable?: boolean } = {}): Promise<void> {
     const durable = options.durable ?? true;
     const file = await this.local(location);
@@ -103,6 +134,19 @@ class LocalFileWriter implements FileWriter {
     return confined.found ? confined.real : normal.text;
   }
 
+  /**
+   * The local path of a file to be created with O_EXCL, which follows no link at its last step:
+   * only its folder needs resolving to stay confined (one realpath where `local` makes two for a
+   * file that does not exist yet).
+   */
+  private async newFile(location: string): Promise<string> {
+    const normal = normalizeLocation(location);
+    if (normal.kind !== 'local' || location.includes('\0')) throw outside(location);
+    const file = path.resolve(normal.text);
+    const folder = await this.roots.confine(path.dirname(file), location);
+    return path.join(folder.found ? folder.real : path.dirname(file), path.basename(file));
+  }
+
   private async ensureDirectory(dir: string, location: string): Promise<void> {
     try {
       await fs.promises.mkdir(dir, { recursive: true });
@@ -127,6 +171,11 @@ class LocalFileWriter implements FileWriter {
       await handle?.close().catch(() => undefined);
     }
   }
+}
+
+/** A new file, for writing; EEXIST when one is there. */
+function openNew(file: string): Promise<fs.promises.FileHandle> {
+  return fs.promises.open(file, 'wx');
 }
 
 /** Makes a new directory entry durable (POSIX: fsync of the directory). */
