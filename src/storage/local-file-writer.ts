@@ -23,38 +23,33 @@ class LocalFileWriter implements FileWriter {
   constructor(private readonly roots: WarehouseRoots) {}
 
   async createExclusive(location: string, bytes: Uint8Array): Promise<boolean> {
-    const file = await this.local(location);
-    await this.ensureDirectory(path.dirname(file), location);
+    // link(2) creates the name or fails EEXIST, following no link at it: only the folder needs confining
+    const file = await this.newFile(location);
     const temp = await this.writeTemporary(file, bytes, location);
     try {
       await fs.promises.link(temp, file);
-      await syncDirectory(path.dirname(file));
-      return true;
     } catch (err) {
+      await fs.promises.unlink(temp).catch(() => undefined);
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw writeFailure(location, err);
-    } finally {
-      await fs.promises.unlink(temp).catch(() => undefined);
     }
+    // the new entry made durable (POSIX: an fsync of the folder) while the temporary name goes
+    await Promise.all([syncDirectory(path.dirname(file)), fs.promises.unlink(temp).catch(() => undefined)]);
+    return true;
   }
 
   async createUnreferenced(location: string, bytes: Uint8Array): Promise<boolean> {
     const file = await this.newFile(location);
-    const dir = path.dirname(file);
     let handle: fs.promises.FileHandle;
     try {
-      handle = await openNew(file).catch(async (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
-        await this.ensureDirectory(dir, location); // the folder's first file
-        return openNew(file);
-      });
+      handle = await this.openNew(file, location);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw writeFailure(location, err);
     }
     try {
       // the bytes, and the new entry in its folder (POSIX: an fsync of each), flushed at once
-      await Promise.all([handle.writeFile(bytes).then(() => handle.sync()), syncDirectory(dir)]);
+      await Promise.all([handle.writeFile(bytes).then(() => handle.sync()), syncDirectory(path.dirname(file))]);
     } catch (err) {
       await handle.close().catch(() => undefined);
       await fs.promises.unlink(file).catch(() => undefined);
@@ -72,7 +67,6 @@ class LocalFileWriter implements FileWriter {
   async replace(location: string, bytes: Uint8Array, options: { readonly durable?: boolean } = {}): Promise<void> {
     const durable = options.durable ?? true;
     const file = await this.local(location);
-    await this.ensureDirectory(path.dirname(file), location);
     const temp = await this.writeTemporary(file, bytes, location, durable);
     try {
       await fs.promises.rename(temp, file);
@@ -147,12 +141,19 @@ class LocalFileWriter implements FileWriter {
     return path.join(folder.found ? folder.real : path.dirname(file), path.basename(file));
   }
 
-  private async ensureDirectory(dir: string, location: string): Promise<void> {
+  /** `file`, new, open for writing (EEXIST when a name is there); its folder made on the folder's first file. */
+  private async openNew(file: string, location: string): Promise<fs.promises.FileHandle> {
     try {
-      await fs.promises.mkdir(dir, { recursive: true });
+      return await fs.promises.open(file, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    try {
+      await fs.promises.mkdir(path.dirname(file), { recursive: true });
     } catch (err) {
       throw writeFailure(location, err);
     }
+    return fs.promises.open(file, 'wx');
   }
 
   /** A temporary file beside `file` (flushed unless `durable` is false), named so no listing takes it for metadata. */
@@ -160,7 +161,7 @@ class LocalFileWriter implements FileWriter {
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
     let handle: fs.promises.FileHandle | undefined;
     try {
-      handle = await fs.promises.open(temp, 'wx');
+      handle = await this.openNew(temp, location);
       await handle.writeFile(bytes);
       if (durable) await handle.sync();
       return temp;
@@ -171,11 +172,6 @@ class LocalFileWriter implements FileWriter {
       await handle?.close().catch(() => undefined);
     }
   }
-}
-
-/** A new file, for writing; EEXIST when one is there. */
-function openNew(file: string): Promise<fs.promises.FileHandle> {
-  return fs.promises.open(file, 'wx');
 }
 
 /** Makes a new directory entry durable (POSIX: fsync of the directory). */
