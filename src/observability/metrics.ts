@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { LabelledHistogram } from './histogram.js';
 
 /**
@@ -52,6 +52,8 @@ export interface Metrics {
   readonly upstreamPlans: MetricCounter;
   /** Data files whose column metrics contradicted themselves and were ignored for pruning. */
   readonly contradictoryMetrics: MetricCounter;
+  /** A planning worker thread's V8 heap (its own isolate), as of its last finished job: bytes in use and committed. */
+  planningWorkerHeap(worker: number, usedBytes: number, committedBytes: number): void;
   observeHttpRequest(labels: HttpRequestLabels, seconds: number): void;
   /**
    * One call to an upstream catalog, Icefront's own or a streamed one (until its answer's head):
@@ -68,11 +70,15 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 
 /**
  * A fresh set of Icefront metrics in its own prom-client Registry (never the global default,
- * so tests and several servers in one process each count alone).
+ * so tests and several servers in one process each count alone). `process: true` adds
+ * prom-client's process and Node.js metrics (resident memory, CPU, open file descriptors, the
+ * main thread's heap, GC pauses, event-loop delay): they describe the whole process, so only the
+ * one instance that owns it (`icefront serve`) reports them.
  */
-export function createMetrics(): Metrics {
+export function createMetrics(options: { readonly process?: boolean } = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
+  if (options.process) collectDefaultMetrics({ register: registry });
   const counter = (name: string, help: string): Counter => new Counter({ name, help, registers });
   const byCache = ['cache'] as const;
 
@@ -130,6 +136,13 @@ export function createMetrics(): Metrics {
     budget: (name, bytes) => budget.set(touch(name), bytes),
   };
 
+  const workerHeap = new Gauge({
+    name: 'icefront_planning_worker_heap_bytes',
+    help: "A planning worker thread's V8 heap as of its last finished job: in use (kind=used) and committed (kind=committed).",
+    labelNames: ['worker', 'kind'] as const,
+    registers,
+  });
+
   return {
     contentType: registry.contentType,
     render: () => registry.metrics(),
@@ -147,6 +160,10 @@ export function createMetrics(): Metrics {
       'icefront_contradictory_metrics_total',
       'Data files evaluated whose column metrics contradict themselves (lower > upper, nulls > values); ignored for pruning.',
     ),
+    planningWorkerHeap: (worker, usedBytes, committedBytes) => {
+      workerHeap.labels(String(worker), 'used').set(usedBytes);
+      workerHeap.labels(String(worker), 'committed').set(committedBytes);
+    },
     observeHttpRequest: (labels, seconds) => httpDuration.labels(labels.catalog, labels.route, labels.method, String(labels.status)).observe(seconds),
     observeUpstreamCall: (catalog, outcome, seconds) => upstreamDuration.labels(catalog, String(outcome)).observe(seconds),
   };

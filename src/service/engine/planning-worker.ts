@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import v8 from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import { fail } from '../../errors/index.js';
@@ -72,10 +73,15 @@ function instanceFor(id: number, cacheBytes: number, shares: number): Instance {
   return instance;
 }
 
+function heapNow(): WorkerReport['heap'] {
+  const heap = v8.getHeapStatistics();
+  return { used: heap.used_heap_size, committed: heap.total_heap_size };
+}
+
 /** Takes the counts made since the last report; gauges stay. */
 function report(instance: Instance): WorkerReport {
   const { counters, caches } = instance;
-  const out: WorkerReport = { counters: { ...counters }, caches: structuredClone(caches) };
+  const out: WorkerReport = { counters: { ...counters }, caches: structuredClone(caches), heap: heapNow() };
   counters.manifestReads = counters.manifestReadsCoalesced = counters.deleteIndexBuilds = 0;
   for (const c of Object.values(caches)) c.hit = c.miss = c.coalesced = c.evicted = 0;
   return out;
@@ -131,7 +137,7 @@ function metadataOf(job: Job): Promise<TableMetadata> {
 const MAX_CONTRADICTIONS = 10_000;
 
 /** Counts nothing: a tasks job reads no file and touches no cache. */
-const NOTHING: WorkerReport = { counters: { manifestReads: 0, manifestReadsCoalesced: 0, deleteIndexBuilds: 0 }, caches: {} };
+const NOTHING = { counters: { manifestReads: 0, manifestReadsCoalesced: 0, deleteIndexBuilds: 0 }, caches: {} } as const;
 
 /** Plan-task strings: tokens only, no table work, so no instance. */
 async function encodeTasks(job: TasksJob): Promise<void> {
@@ -141,9 +147,9 @@ async function encodeTasks(job: TasksJob): Promise<void> {
     const ref = { ...task, scan: parseJson(scan) as PlanScan };
     const key = job.key && Buffer.from(job.key.buffer, job.key.byteOffset, job.key.byteLength);
     const value = await encodePlanTaskRuns({ ref, batches: job.batches, ...(key && { key }) }, job.run);
-    done = { kind: 'done', id: job.id, value, contradictions: [], report: NOTHING };
+    done = { kind: 'done', id: job.id, value, contradictions: [], report: { ...NOTHING, heap: heapNow() } };
   } catch (err) {
-    done = { kind: 'done', id: job.id, error: errorToWire(err), contradictions: [], report: NOTHING };
+    done = { kind: 'done', id: job.id, error: errorToWire(err), contradictions: [], report: { ...NOTHING, heap: heapNow() } };
   }
   port.postMessage(done);
 }

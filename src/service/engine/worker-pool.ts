@@ -254,6 +254,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
   const onReport = (slot: number, report: WorkerReport): void => {
     const m = options.metrics;
     if (!m) return;
+    m.planningWorkerHeap(slot, report.heap.used, report.heap.committed);
     if (report.counters.manifestReads) m.manifestReads.inc(report.counters.manifestReads);
     if (report.counters.manifestReadsCoalesced) m.manifestReadsCoalesced.inc(report.counters.manifestReadsCoalesced);
     if (report.counters.deleteIndexBuilds) m.deleteIndexBuilds.inc(report.counters.deleteIndexBuilds);

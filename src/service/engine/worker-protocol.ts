@@ -90,6 +90,8 @@ export interface Reply {
 export interface WorkerReport {
   readonly counters: Readonly<Record<'manifestReads' | 'manifestReadsCoalesced' | 'deleteIndexBuilds', number>>;
   readonly caches: Readonly<Record<string, CacheReport>>;
+  /** The worker's V8 heap when the job finished (v8.getHeapStatistics in its own isolate): bytes in use and committed. */
+  readonly heap: { readonly used: number; readonly committed: number };
 }
 
 export interface CacheReport {

@@ -221,3 +221,21 @@ function rangesOf(task: string): string[] {
   const json = inflateRawSync(Buffer.from(task.split('.')[1]!, 'base64url')).toString('utf8');
   return [...json.matchAll(/"m":"([^"]+)"/g)].map((m) => m[1]!);
 }
+
+t.test("/metrics shows each planning worker's own heap after its jobs", async (t) => {
+  const app = appWith([demoCatalog()], { batchSize: 0, workers: 2 });
+  t.teardown(() => app.close());
+  const before = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  t.notMatch(before, /^icefront_planning_worker_heap_bytes\{/m, 'nothing reported before a worker has worked');
+  t.equal((await post(app, `${DEMO('sales', 'orders')}/plan`, {})).statusCode, 200);
+  const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  let reported = 0;
+  for (const worker of ['0', '1']) {
+    const used = metric(text, `icefront_planning_worker_heap_bytes{worker="${worker}",kind="used"}`);
+    const committed = metric(text, `icefront_planning_worker_heap_bytes{worker="${worker}",kind="committed"}`);
+    if (used === 0) continue; // a plan of few manifests may give one worker no share
+    reported++;
+    t.ok(used > 1 << 20 && committed >= used, `worker ${worker}: ${used} bytes used of ${committed} committed`);
+  }
+  t.ok(reported >= 1, 'at least the worker that planned reported its heap');
+});
