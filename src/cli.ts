@@ -54,7 +54,8 @@ async function serve(args: string[]): Promise<void> {
     port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: not a port number: ${values.port}`, usage);
   }
-  const running = await startIcefront(config, { port, host: values.host });
+  // the process is this instance's alone: its process metrics are Icefront's
+  const running = await startIcefront(config, { port, host: values.host, processMetrics: true });
   const first = config.catalogs.keys().next().value ?? 'demo';
   console.log(`Icefront is listening on ${running.url}`);
   console.log(`Catalogs: ${[...config.catalogs.keys()].join(', ')}`);

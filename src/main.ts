@@ -117,11 +117,11 @@ export function buildService(config: Config, metrics: Metrics = createMetrics(),
 }
 
 /** `now`: the clock of upstreams' cache lifetimes (tests hold it still); `Date.now` by default. */
-export function buildIcefront(config: Config, options: { logger?: Logger; spanExporter?: SpanExporter; now?: () => number } = {}): Icefront {
+export function buildIcefront(config: Config, options: { logger?: Logger; spanExporter?: SpanExporter; now?: () => number; processMetrics?: boolean } = {}): Icefront {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   // recent work for the status page (GET /): this instance's, counted as it happens
   const activity = new Activity();
-  const metrics = activity.observeCaches(createMetrics());
+  const metrics = activity.observeCaches(createMetrics({ process: options.processMetrics ?? false }));
   // tracing.otlp-endpoint (or a test's exporter) turns spans on; off, callers' trace context still passes
   const tracing =
     config.tracing?.otlpEndpoint || options.spanExporter
@@ -189,7 +189,7 @@ export function buildIcefront(config: Config, options: { logger?: Logger; spanEx
 /** Build and listen. `port` 0 picks a free port (tests). The readiness checks start with listening. */
 export async function startIcefront(
   config: Config,
-  options: { logger?: Logger; port?: number; host?: string } = {},
+  options: { logger?: Logger; port?: number; host?: string; processMetrics?: boolean } = {},
 ): Promise<RunningIcefront> {
   const icefront = buildIcefront(config, options);
   for (const line of describeAuth(config)) icefront.logger[config.auth ? 'info' : 'warn'](line);

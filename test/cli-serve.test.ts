@@ -132,6 +132,26 @@ t.test('SIGHUP reloads the config file; an invalid one is refused with its file:
   t.equal(await serve.exited, 0);
 });
 
+t.test("/metrics of a served process carries the process's own figures (resident memory, file descriptors, event-loop delay), once", async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, 'icefront.yaml');
+  fs.writeFileSync(file, ['planning: { workers: 0 }', 'catalogs:', '  one:', '    type: filesystem', `    warehouse: ${JSON.stringify(DEMO_WAREHOUSE)}`, ''].join('\n'));
+  const serve = start(t, ['--config', file, '--port', '0']);
+  const url = await serve.listening;
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+  const rss = value('process_resident_memory_bytes');
+  const status = fs.readFileSync(`/proc/${serve.child.pid}/status`, 'utf8');
+  const vmRss = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1]) * 1024;
+  t.ok(rss > 0 && Math.abs(rss - vmRss) / vmRss < 0.5, `resident memory ${rss} bytes, the kernel says ${vmRss}`);
+  t.ok(value('process_open_fds') > 0, 'open file descriptors');
+  t.ok(value('nodejs_heap_size_used_bytes') > 0, "the main thread's heap");
+  t.match(text, /^nodejs_eventloop_lag_p99_seconds /m, 'event-loop delay');
+  t.equal(text.match(/^# TYPE process_resident_memory_bytes /gm)?.length, 1, 'reported once');
+  serve.child.kill('SIGTERM');
+  t.equal(await serve.exited, 0);
+});
+
 t.test('a listen port that is taken: which address, and how to choose another, without a stack trace', async (t) => {
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

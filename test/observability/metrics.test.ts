@@ -38,8 +38,9 @@ function parseExposition(text: string): Exposition {
       if (!l) throw new Error(`bad label ${pair} in: ${line}`);
       labels[l[1]!] = l[2]!;
     }
-    const value = m[3] === '+Inf' ? Infinity : Number(m[3]);
-    if (Number.isNaN(value)) throw new Error(`bad value in: ${line}`);
+    // a value as Go's ParseFloat reads it (the format's definition): NaN and Inf in any case, as prom-client writes `Nan`
+    const value = /^nan$/i.test(m[3]!) ? NaN : /^[+-]?inf$/i.test(m[3]!) ? (m[3]!.startsWith('-') ? -Infinity : Infinity) : Number(m[3]);
+    if (Number.isNaN(value) && !/^nan$/i.test(m[3]!)) throw new Error(`bad value in: ${line}`);
     samples.push({ name: m[1]!, labels, value });
   }
   return { help, type, samples };
@@ -153,4 +154,13 @@ t.test('two metrics instances count independently', async (t) => {
   t.equal(valueOf(expB, 'icefront_plan_requests_total'), 1);
   t.equal(valueOf(expA, 'icefront_cache_hits_total', { cache: 'manifests' }), 1);
   t.equal(valueOf(expB, 'icefront_cache_hits_total', { cache: 'manifests' }), undefined, 'b never heard of that cache');
+});
+
+t.test('process metrics only where asked (the served process), valid Prometheus text there too', async (t) => {
+  const plain = await createMetrics().render();
+  t.notMatch(plain, /^process_resident_memory_bytes /m, 'an embedded instance reports no process figures');
+  const exp = parseExposition(await createMetrics({ process: true }).render());
+  for (const name of ['process_resident_memory_bytes', 'process_cpu_seconds_total', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds'])
+    t.ok(exp.samples.some((s) => s.name === name), `${name} is there`);
+  t.ok(exp.samples.find((s) => s.name === 'process_resident_memory_bytes')!.value > 0, 'a resident set, in bytes');
 });
