@@ -35,6 +35,9 @@
  * of their own). The inspector is on in Icefront's process (not what an operator runs) because
  * Icefront exposes no process metrics and no way to force a GC.
  *
+ * `--samples FILE` writes every sample (RSS, heaps, caches, fds, the event loop) and the fault windows
+ * as JSON; `--screenshot FILE` the status page at the end, as Debian's chromium shows it (PNG).
+ *
  * Needs a build (`npm run build`: the npm script runs it), the interop toolchain
  * (tools/interop/setup.sh), Toxiproxy (tools/interop/toxiproxy.sh) and Debian's postgresql.
  */
@@ -57,7 +60,9 @@ import { checkRows, pyicebergWriter, type BatchRecord } from './soak/pyiceberg.j
 import { Sampler } from './soak/samples.js';
 import { checkCommits } from './soak/verify-commits.js';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '30' }, ci: { type: 'boolean', default: false }, tap: { type: 'string' }, dist: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '30' }, ci: { type: 'boolean', default: false }, tap: { type: 'string' }, dist: { type: 'string' }, samples: { type: 'string' }, screenshot: { type: 'string' } },
+});
 const MINUTES = Number(values.minutes);
 if (!(MINUTES > 0)) throw new Error(`--minutes: not a positive number: ${values.minutes}`);
 const CI = values.ci;
@@ -192,6 +197,8 @@ async function main(): Promise<number> {
   await sampler.final();
   const alive = icefront.isAlive();
   const exit = alive ? undefined : await icefront.exited;
+  if (values.samples) fs.writeFileSync(values.samples, JSON.stringify({ startedAt, endedAt, windows, samples: sampler.samples, gcSamples: sampler.gcSamples }));
+  if (values.screenshot && alive) log(await screenshot(icefront.url, writer, values.screenshot));
 
   log('reading every table back through the independent readers');
   const stores = { fixtureUrl: fixture.url, fsWarehouse: inputs.fsWarehouse, pgUri: pg.uri(), pgWarehouse: inputs.pgWarehouse };
@@ -214,6 +221,22 @@ async function main(): Promise<number> {
   console.log(JSON.stringify({ bench: 'soak', minutes: MINUTES, ci: CI, requests: judge.total, goals: goals.map(({ name, value, bound, met }) => ({ name, value, bound, met })) }));
   if (!alive) log(`Icefront's last output:\n${icefront.log().slice(-3000)}`);
   return counted.every((g) => g.met) ? 0 : 1;
+}
+
+/** The status page at the end of the run, as a browser shows it (Debian's chromium: tools/browser/setup.sh), as a PNG. */
+async function screenshot(url: string, headers: Record<string, string>, file: string): Promise<string> {
+  const chromium = '/usr/bin/chromium';
+  if (!fs.existsSync(chromium)) return `no screenshot: ${chromium} is missing (bash tools/browser/setup.sh installs it)`;
+  const { chromium: launcher } = await import('playwright-core');
+  const browser = await launcher.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1300 }, extraHTTPHeaders: headers });
+    await page.goto(`${url}/`, { waitUntil: 'load', timeout: 15_000 });
+    await page.screenshot({ path: file }); // the first screenful: catalogs, caches, requests per minute by route
+    return `the status page at the end of the run: ${file}`;
+  } finally {
+    await browser.close();
+  }
 }
 
 let code = 1;

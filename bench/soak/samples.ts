@@ -17,6 +17,11 @@ export interface Sample {
   readonly heapUsedMB: number;
   /** Bytes the planning caches hold (sum of icefront_cache_bytes on /metrics; caches in worker threads included), MB. */
   readonly cacheMB: number;
+  /** The planning workers' own V8 heaps, summed (icefront_planning_worker_heap_bytes, as of each one's last job), MB. */
+  readonly workerHeapUsedMB: number;
+  readonly workerHeapCommittedMB: number;
+  /** Each cache's bytes (icefront_cache_bytes by cache), MB. */
+  readonly cachesMB: Readonly<Record<string, number>>;
   /** Event-loop delay beyond the monitor's resolution, over the interval before this sample. */
   readonly loopP99Ms: number;
   readonly loopMaxMs: number;
@@ -59,15 +64,20 @@ export class Sampler {
     private readonly metricsHeaders: Record<string, string>,
   ) {}
 
-  private async cacheMB(): Promise<number> {
+  /** From /metrics: the planning caches' bytes and the workers' heaps, each summed, MB. */
+  private async metricsMB(): Promise<{ cacheMB: number; workerHeapUsedMB: number; workerHeapCommittedMB: number; cachesMB: Record<string, number> }> {
+    const sum = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].reduce((a, m) => a + Number(m[1]), 0) / 2 ** 20;
     try {
       const res = await fetch(`${this.icefront.url}/metrics`, { headers: this.metricsHeaders, signal: AbortSignal.timeout(5000) });
       const text = await res.text();
-      let bytes = 0;
-      for (const m of text.matchAll(/^icefront_cache_bytes\{[^}]*\} (\S+)$/gm)) bytes += Number(m[1]);
-      return bytes / 2 ** 20;
+      return {
+        cacheMB: sum(text, /^icefront_cache_bytes\{[^}]*\} (\S+)$/gm),
+        workerHeapUsedMB: sum(text, /^icefront_planning_worker_heap_bytes\{[^}]*kind="used"[^}]*\} (\S+)$/gm),
+        workerHeapCommittedMB: sum(text, /^icefront_planning_worker_heap_bytes\{[^}]*kind="committed"[^}]*\} (\S+)$/gm),
+        cachesMB: Object.fromEntries([...text.matchAll(/^icefront_cache_bytes\{cache="([^"]*)"\} (\S+)$/gm)].map((m) => [m[1]!, Number(m[2]) / 2 ** 20])),
+      };
     } catch {
-      return NaN;
+      return { cacheMB: NaN, workerHeapUsedMB: NaN, workerHeapCommittedMB: NaN, cachesMB: {} };
     }
   }
 
@@ -81,7 +91,7 @@ export class Sampler {
     this.busy = true;
     try {
       const inside = await this.icefront.inspector.sample(false);
-      const cacheMB = await this.cacheMB();
+      const fromMetrics = await this.metricsMB();
       const { rssMB } = procMemory(this.icefront.pid);
       const at = Date.now();
       this.samples.push({
@@ -89,7 +99,7 @@ export class Sampler {
         rssMB,
         ...fdCounts(this.icefront.pid),
         heapUsedMB: inside.heapUsedMB,
-        cacheMB,
+        ...fromMetrics,
         loopP99Ms: Math.max(0, inside.loopP99Ms - LOOP_RESOLUTION_MS),
         loopMaxMs: Math.max(0, inside.loopMaxMs - LOOP_RESOLUTION_MS),
       });
