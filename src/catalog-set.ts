@@ -10,7 +10,7 @@ import type { ByteBudget } from './cache/index.js';
 import { createFilesystemCatalog, createRestUpstream, createSqlCatalog, openSqlStore, type Catalog } from './catalogs/index.js';
 import type { CatalogConfig, RestCatalogConfig, SqlCatalogConfig } from './config/index.js';
 import { fail } from './errors/index.js';
-import type { Logger, Tracing, UpstreamObserver } from './observability/index.js';
+import type { CacheMetrics, Logger, Tracing, UpstreamObserver } from './observability/index.js';
 import { createLocalFileIO, createLocalFileWriter, createS3FileIO, createS3FileWriter, s3ClientProperties, s3OptionsFromTableConfig } from './storage/index.js';
 import type { UpstreamCatalog } from './service/index.js';
 
@@ -44,6 +44,8 @@ export interface CatalogDeps {
   readonly tracing?: Tracing;
   /** Clock of upstreams' cache lifetimes (RestUpstreamOptions `now`); `Date.now` by default. */
   readonly now?: () => number;
+  /** Where the caches of catalogs Icefront keeps itself (their table metadata) report themselves. */
+  readonly cacheMetrics?: CacheMetrics;
 }
 
 export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, deps: CatalogDeps, previous?: CatalogSet): CatalogSetChange {
@@ -63,7 +65,7 @@ export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, dep
         const upstream = reused ?? restCatalog(config, deps);
         if (!reused) built.push(upstream);
         upstreams.set(name, upstream);
-      } else catalogs.set(name, (same ? previous!.catalogs.get(name) : undefined) ?? ownCatalog(config));
+      } else catalogs.set(name, (same ? previous!.catalogs.get(name) : undefined) ?? ownCatalog(config, deps));
     }
   } catch (err) {
     // nothing half-built outlives a refused set
@@ -78,13 +80,14 @@ export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, dep
 }
 
 /** A catalog Icefront keeps itself. A `sql` catalog's database is opened now; a failure is every request's answer until a reload. */
-function ownCatalog(config: Exclude<CatalogConfig, RestCatalogConfig>): Catalog {
-  return config.type === 'sql' ? sqlCatalog(config) : createFilesystemCatalog(config);
+function ownCatalog(config: Exclude<CatalogConfig, RestCatalogConfig>, deps: CatalogDeps): Catalog {
+  const cacheMetrics = deps.cacheMetrics && { cacheMetrics: deps.cacheMetrics };
+  return config.type === 'sql' ? sqlCatalog(config, cacheMetrics) : createFilesystemCatalog(config, undefined, { ...cacheMetrics });
 }
 
-function sqlCatalog(config: SqlCatalogConfig): Catalog {
+function sqlCatalog(config: SqlCatalogConfig, cacheMetrics: { cacheMetrics: CacheMetrics } | undefined): Catalog {
   const open = () => openSqlStore({ uri: config.uri, catalogName: config.catalogName, ...(config.schemaVersion && { schemaVersion: config.schemaVersion }) });
-  const common = { name: config.name, warehouseLocation: config.warehouseLocation, planning: config.planning === 'on', readOnly: config.readOnly === true };
+  const common = { name: config.name, warehouseLocation: config.warehouseLocation, planning: config.planning === 'on', readOnly: config.readOnly === true, ...cacheMetrics };
   if (config.s3) {
     // an S3 warehouse (issue #40 item 3): read anywhere on S3 with the catalog's settings, write below the warehouse only
     const options = s3OptionsFromTableConfig({}, config.s3);

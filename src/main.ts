@@ -105,6 +105,7 @@ function catalogDeps(config: Config, metrics: Metrics, logger?: Logger, tracing:
   return {
     bufferBudget: createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES),
     tracing,
+    cacheMetrics: metrics.cache,
     ...(upstreams && { upstreams }),
     ...(logger && { logger }),
     ...(now && { now }),

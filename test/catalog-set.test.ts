@@ -1,9 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { buildCatalogSet } from '../src/catalog-set.js';
 import { createByteBudget } from '../src/cache/index.js';
 import type { CatalogConfig } from '../src/config/index.js';
 import { startUpstreamStub, stubCatalogConfig } from './helpers/upstream-stub.js';
-import { demoCatalog } from './service/planning/helpers.js';
+import { appWith, DEMO_WAREHOUSE, demoCatalog, metric } from './service/planning/helpers.js';
 
 const configs = (...list: CatalogConfig[]) => new Map(list.map((c) => [c.name, c]));
 
@@ -26,4 +28,16 @@ t.test('a rebuilt set keeps the objects of unchanged catalogs (their caches and 
   t.equal(second.retired.length, 1, 'one client to close');
   t.equal(second.retired[0], first.next.upstreams.get('moved'), 'the replaced one');
   await first.next.upstreams.get('moved')!.upstream.close();
+});
+
+t.test("a catalog Icefront keeps itself shows its table-metadata cache on /metrics, under the catalog's name", async (t) => {
+  const app = appWith([demoCatalog()]);
+  t.teardown(() => app.close());
+  const bytes = async () => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_cache_bytes{cache="table-metadata:demo"}');
+  const budget = metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_cache_budget_bytes{cache="table-metadata:demo"}');
+  t.equal(budget, 64 * 1024 * 1024, 'its budget');
+  t.equal(await bytes(), 0, 'nothing held before a load');
+  t.equal((await app.inject({ method: 'GET', url: '/v1/demo/namespaces/sales/tables/orders' })).statusCode, 200);
+  const file = fs.readdirSync(path.join(DEMO_WAREHOUSE, 'sales', 'orders', 'metadata')).filter((f) => f.endsWith('.metadata.json')).map((f) => fs.statSync(path.join(DEMO_WAREHOUSE, 'sales', 'orders', 'metadata', f)).size);
+  t.ok(file.includes(await bytes()), `the loaded version's file size, ${await bytes()} bytes, is what it holds`);
 });

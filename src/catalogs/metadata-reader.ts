@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { createComputeCache, type ComputeCache } from '../cache/index.js';
 import { fail, isIcefrontError } from '../errors/index.js';
+import type { CacheMetrics } from '../observability/index.js';
 import { parseTableMetadata, type TableMetadata } from '../iceberg/index.js';
 import type { FileIO } from '../storage/index.js';
 
@@ -28,11 +29,13 @@ export class MetadataReader {
   /** The cache key of each file `remember` holds, by file (one a table, while its commits go on here). */
   private readonly written = new LRUCache<string, string>({ max: MAX_WRITTEN_FILES });
 
+  /** `name` and `metrics`: the cache as /metrics and the status page show it (`table-metadata:<catalog>`). */
   constructor(
     private readonly io: FileIO,
     maxBytes: number = DEFAULT_METADATA_CACHE_BYTES,
+    options: { readonly name?: string; readonly metrics?: CacheMetrics } = {},
   ) {
-    this.cache = createComputeCache({ name: 'table-metadata', maxBytes, sizeOf: (v) => v.bytes });
+    this.cache = createComputeCache({ name: options.name ?? 'table-metadata', maxBytes, sizeOf: (v) => v.bytes, ...(options.metrics && { metrics: options.metrics }) });
   }
 
   /** Parse the metadata file at `file` (a local path); `label` names it in error messages. */

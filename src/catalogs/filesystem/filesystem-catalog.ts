@@ -6,6 +6,7 @@ import type { FilesystemCatalogConfig } from '../../config/index.js';
 import type { Namespace, TableIdentifier, TableMetadata } from '../../iceberg/index.js';
 import { createLocalFileIO, createLocalFileWriter, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
 import type { CommitClock } from '../../commits/index.js';
+import type { CacheMetrics } from '../../observability/index.js';
 import type { Catalog, CatalogWrites, LoadedTable } from '../catalog.js';
 import { FilesystemWrites, readNamespaceProperties } from './filesystem-writes.js';
 import { chooseCurrentMetadata, followHadoopHint, followHadoopVersions, metadataVersion, VERSION_HINT_FILES } from './current-metadata.js';
@@ -16,6 +17,8 @@ import { WarehouseLayout } from './warehouse-layout.js';
 export interface FilesystemCatalogOptions {
   /** Bound of the parsed-metadata cache, in bytes of metadata files (default 64 MiB). */
   readonly metadataCacheBytes?: number;
+  /** Where the table-metadata cache reports itself (/metrics, the status page). */
+  readonly cacheMetrics?: CacheMetrics;
   /** Writes the warehouse (default: local files confined to it); unused when the catalog is read-only. */
   readonly writer?: FileWriter;
   /** Time and UUIDs of commits (tests fix them). */
@@ -61,7 +64,7 @@ class FilesystemCatalog implements Catalog {
     this.planning = config.planning === 'on';
     this.location = path.resolve(config.warehouse);
     this.layout = new WarehouseLayout(io, this.location);
-    this.reader = new MetadataReader(io, options.metadataCacheBytes);
+    this.reader = new MetadataReader(io, options.metadataCacheBytes, { name: `table-metadata:${config.name}`, ...(options.cacheMetrics && { metrics: options.cacheMetrics }) });
     this.refreshMs = config.refreshMs ?? 0;
     if (!config.readOnly) this.writes = new FilesystemWrites(this, options.writer ?? createLocalFileWriter([this.location]), options.clock);
   }

@@ -23,6 +23,7 @@ import {
 import { Turns } from '../../cache/index.js';
 import { fail, isIcefrontError } from '../../errors/index.js';
 import { metadataFileText, parseTableMetadata, type Namespace, type TableIdentifier, type TableMetadata } from '../../iceberg/index.js';
+import type { CacheMetrics } from '../../observability/index.js';
 import { normalizeLocation, stripPrefix, type FileIO, type FileWriter, type WarehouseFileIO } from '../../storage/index.js';
 import type { Catalog, CatalogViews, CatalogWrites, LoadedTable, StagedTable } from '../catalog.js';
 import { tableMetadataFile } from '../metadata-file.js';
@@ -52,6 +53,8 @@ export interface SqlCatalogParts {
   readonly s3TableConfig?: Readonly<Record<string, string>>;
   readonly clock?: CommitClock;
   readonly metadataCacheBytes?: number;
+  /** Where the table-metadata cache reports itself (/metrics, the status page). */
+  readonly cacheMetrics?: CacheMetrics;
 }
 
 export function createSqlCatalog(parts: SqlCatalogParts): Catalog {
@@ -79,7 +82,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
     this.name = parts.name;
     this.planning = parts.planning;
     this.location = parts.warehouseLocation;
-    this.reader = new MetadataReader(parts.io, parts.metadataCacheBytes);
+    this.reader = new MetadataReader(parts.io, parts.metadataCacheBytes, { name: `table-metadata:${parts.name}`, ...(parts.cacheMetrics && { metrics: parts.cacheMetrics }) });
     this.clock = parts.clock ?? SYSTEM_CLOCK;
     if (!parts.readOnly) this.writes = this;
     this.sqlViews = new SqlViews({
