@@ -13,13 +13,6 @@ export interface FileWriter {
    */
   createExclusive(location: string, bytes: Uint8Array): Promise<boolean>;
   /**
-   * createExclusive for a file nothing names yet, which readers find only once the caller
-   * references it (a sql catalog's metadata file, named by its row after this returns): as
-   * exclusive and as durable, but a reader listing the folder meanwhile may see it part-written.
-   * That spares a local disk the temporary file, its link and its removal.
-   */
-  createUnreferenced(location: string, bytes: Uint8Array): Promise<boolean>;
-  /**
    * Writes `location` whole, replacing what is there atomically. `durable: false` allows skipping
    * flushes, for a file that only speeds readers up and that a crash may leave old or empty
    * (HadoopCatalog's version hint: readers look past it).

@@ -38,32 +38,6 @@ class LocalFileWriter implements FileWriter {
     return true;
   }
 
-  async createUnreferenced(location: string, bytes: Uint8Array): Promise<boolean> {
-    const file = await this.newFile(location);
-    let handle: fs.promises.FileHandle;
-    try {
-      handle = await this.openNew(file, location);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw writeFailure(location, err);
-    }
-    try {
-      // the bytes, and the new entry in its folder (POSIX: an fsync of each), flushed at once
-      await Promise.all([handle.writeFile(bytes).then(() => handle.sync()), syncDirectory(path.dirname(file))]);
-    } catch (err) {
-      await handle.close().catch(() => undefined);
-      await fs.promises.unlink(file).catch(() => undefined);
-      throw writeFailure(location, err);
-    }
-    try {
-      await handle.close();
-    } catch (err) {
-      await fs.promises.unlink(file).catch(() => undefined);
-      throw writeFailure(location, err);
-    }
-    return true;
-  }
-
   async replace(location: string, bytes: Uint8Array, options: { readonly durable?: boolean } = {}): Promise<void> {
     const durable = options.durable ?? true;
     const file = await this.local(location);

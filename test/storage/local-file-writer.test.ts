@@ -24,33 +24,31 @@ async function errorCode(p: Promise<unknown>): Promise<ErrorCode | string> {
   return 'no error';
 }
 
-for (const method of ['createExclusive', 'createUnreferenced'] as const) {
-  t.test(`${method}: of many writers racing to create one file, exactly one does and its bytes are whole`, async (t) => {
-    const { wh } = sandbox(t);
-    const writer = createLocalFileWriter([wh]);
-    const file = path.join(wh, 'db', 't', 'metadata', 'v2.metadata.json');
-    const bodies = Array.from({ length: 16 }, (_, i) => Buffer.alloc(256 * 1024, 65 + i));
-    const results = await Promise.all(bodies.map((b) => writer[method](file, b)));
-    t.equal(results.filter(Boolean).length, 1, 'one creation succeeded');
-    const winner = bodies[results.indexOf(true)]!;
-    t.ok(fs.readFileSync(file).equals(winner), 'the file holds the winner’s bytes, whole');
-    t.same(fs.readdirSync(path.dirname(file)), ['v2.metadata.json'], 'no temporary file is left behind');
-  });
+t.test('of many writers racing to create one file, exactly one does and its bytes are whole', async (t) => {
+  const { wh } = sandbox(t);
+  const writer = createLocalFileWriter([wh]);
+  const file = path.join(wh, 'db', 't', 'metadata', 'v2.metadata.json');
+  const bodies = Array.from({ length: 16 }, (_, i) => Buffer.alloc(256 * 1024, 65 + i));
+  const results = await Promise.all(bodies.map((b) => writer.createExclusive(file, b)));
+  t.equal(results.filter(Boolean).length, 1, 'one creation succeeded');
+  const winner = bodies[results.indexOf(true)]!;
+  t.ok(fs.readFileSync(file).equals(winner), 'the file holds the winner’s bytes, whole');
+  t.same(fs.readdirSync(path.dirname(file)), ['v2.metadata.json'], 'no temporary file is left behind');
+});
 
-  t.test(`${method}: an existing file is never replaced, nor one a symbolic link names; replace swaps it whole`, async (t) => {
-    const { wh, outside } = sandbox(t);
-    const writer = createLocalFileWriter([wh]);
-    const file = `file://${wh}/hint.text`;
-    t.equal(await writer[method](file, Buffer.from('1')), true);
-    t.equal(await writer[method](file, Buffer.from('2')), false);
-    t.equal(fs.readFileSync(path.join(wh, 'hint.text'), 'utf8'), '1');
-    await writer.replace(file, Buffer.from('3'));
-    t.equal(fs.readFileSync(path.join(wh, 'hint.text'), 'utf8'), '3');
-    fs.symlinkSync(path.join(outside, 'target'), path.join(wh, 'dangling'));
-    t.equal(await writer[method](path.join(wh, 'dangling'), Buffer.from('x')), false, 'a dangling link is a file already there, not written through');
-    t.same(fs.readdirSync(outside), [], 'nothing was created where the link points');
-  });
-}
+t.test('an existing file is never replaced by createExclusive, nor one a symbolic link names; replace swaps it whole', async (t) => {
+  const { wh, outside } = sandbox(t);
+  const writer = createLocalFileWriter([wh]);
+  const file = `file://${wh}/hint.text`;
+  t.equal(await writer.createExclusive(file, Buffer.from('1')), true);
+  t.equal(await writer.createExclusive(file, Buffer.from('2')), false);
+  t.equal(fs.readFileSync(path.join(wh, 'hint.text'), 'utf8'), '1');
+  await writer.replace(file, Buffer.from('3'));
+  t.equal(fs.readFileSync(path.join(wh, 'hint.text'), 'utf8'), '3');
+  fs.symlinkSync(path.join(outside, 'target'), path.join(wh, 'dangling'));
+  t.equal(await writer.createExclusive(path.join(wh, 'dangling'), Buffer.from('x')), false, 'a dangling link is a file already there, not written through');
+  t.same(fs.readdirSync(outside), [], 'nothing was created where the link points');
+});
 
 t.test('nothing outside the roots is written, by path, traversal, symlink or remote scheme', async (t) => {
   const { wh, outside } = sandbox(t);
@@ -61,8 +59,7 @@ t.test('nothing outside the roots is written, by path, traversal, symlink or rem
   t.equal(await errorCode(writer.createExclusive(path.join(wh, 'escape', 'z'), Buffer.from('z'))), 'PATH_OUTSIDE_WAREHOUSE');
   t.equal(await errorCode(writer.removeTree(path.join(wh, 'escape'))), 'PATH_OUTSIDE_WAREHOUSE');
   t.equal(await errorCode(writer.createExclusive('s3://bucket/k', Buffer.from('k'))), 'PATH_OUTSIDE_WAREHOUSE');
-  t.equal(await errorCode(writer.createUnreferenced(path.join(outside, 'u'), Buffer.from('u'))), 'PATH_OUTSIDE_WAREHOUSE');
-  t.equal(await errorCode(writer.createUnreferenced(path.join(wh, 'escape', 'new', 'u'), Buffer.from('u'))), 'PATH_OUTSIDE_WAREHOUSE');
+  t.equal(await errorCode(writer.createExclusive(path.join(wh, 'escape', 'new', 'u'), Buffer.from('u'))), 'PATH_OUTSIDE_WAREHOUSE');
   t.same(fs.readdirSync(outside), [], 'the outside folder is untouched');
 });
 

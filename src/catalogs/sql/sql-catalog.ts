@@ -258,7 +258,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
       for (const { base, next } of swaps) {
         const location = metadataFileLocation(next, nextMetadataFileName(base?.metadataLocation, next.properties, this.clock));
         const file = tableMetadataFile(location, next);
-        if (!(await this.parts.writer.createUnreferenced(location, file.bytes))) throw fail('COMMIT_FAILED', `Metadata file ${location} exists already`);
+        if (!(await this.parts.writer.createExclusive(location, file.bytes))) throw fail('COMMIT_FAILED', `Metadata file ${location} exists already`);
         written.push({ metadata: next, metadataLocation: location, json: file.json, fileBytes: file.bytes.length });
       }
       await store.swap(

@@ -168,7 +168,7 @@ export class SqlViews implements CatalogViews {
    */
   private async swap(store: SqlCatalogStore, identifier: TableIdentifier, base: StoredView | undefined, next: ViewMetadata): Promise<StoredView> {
     const location = metadataFileLocation(next, nextViewFileName(base?.metadataLocation, next.properties, this.parts.clock));
-    if (!(await this.parts.writer.createUnreferenced(location, metadataFileBytes(location, viewMetadataToJson(next)))))
+    if (!(await this.parts.writer.createExclusive(location, metadataFileBytes(location, viewMetadataToJson(next)))))
       throw fail('COMMIT_FAILED', `Metadata file ${location} exists already`);
     try {
       await store.swap([{ namespace: identifier.namespace, name: identifier.name, kind: 'view', ...(base && { expected: base.metadataLocation }), next: location }]);

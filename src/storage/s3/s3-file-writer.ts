@@ -55,11 +55,6 @@ class S3FileWriter implements FileWriter {
     });
   }
 
-  /** A PUT is whole or absent already: the same request. */
-  createUnreferenced(location: string, bytes: Uint8Array): Promise<boolean> {
-    return this.createExclusive(location, bytes);
-  }
-
   /** PutObject: S3 replaces an object whole and atomically (readers see the old or the new bytes), so `durable` changes nothing. */
   async replace(location: string, bytes: Uint8Array): Promise<void> {
     const { bucket, key } = this.object(location);
