@@ -96,10 +96,9 @@ class LocalFileWriter implements FileWriter {
 
   /** The local path of `location`, confined to the roots (it need not exist yet). */
   private async local(location: string): Promise<string> {
-    const normal = normalizeLocation(location);
-    if (normal.kind !== 'local' || location.includes('\0')) throw outside(location);
-    const confined = await this.roots.confine(normal.text, location);
-    return confined.found ? confined.real : normal.text;
+    const file = localPathOf(location);
+    const confined = await this.roots.confine(file, location);
+    return confined.found ? confined.real : file;
   }
 
   /**
@@ -108,9 +107,7 @@ class LocalFileWriter implements FileWriter {
    * file that does not exist yet).
    */
   private async newFile(location: string): Promise<string> {
-    const normal = normalizeLocation(location);
-    if (normal.kind !== 'local' || location.includes('\0')) throw outside(location);
-    const file = path.resolve(normal.text);
+    const file = path.resolve(localPathOf(location));
     const folder = await this.roots.confine(path.dirname(file), location);
     return path.join(folder.found ? folder.real : path.dirname(file), path.basename(file));
   }
@@ -146,6 +143,13 @@ class LocalFileWriter implements FileWriter {
       await handle?.close().catch(() => undefined);
     }
   }
+}
+
+/** The local path `location` names; a remote one, or one holding NUL, is outside every root. */
+function localPathOf(location: string): string {
+  const normal = normalizeLocation(location);
+  if (normal.kind !== 'local' || location.includes('\0')) throw outside(location);
+  return normal.text;
 }
 
 /** Makes a new directory entry durable (POSIX: fsync of the directory). */
