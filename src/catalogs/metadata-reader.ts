@@ -29,13 +29,14 @@ export class MetadataReader {
   /** The cache key of each file `remember` holds, by file (one a table, while its commits go on here). */
   private readonly written = new LRUCache<string, string>({ max: MAX_WRITTEN_FILES });
 
-  /** `name` and `metrics`: the cache as /metrics and the status page show it (`table-metadata:<catalog>`). */
+  /** The cache shows on /metrics and the status page as `table-metadata:<catalog>`. */
   constructor(
     private readonly io: FileIO,
     maxBytes: number = DEFAULT_METADATA_CACHE_BYTES,
-    options: { readonly name?: string; readonly metrics?: CacheMetrics } = {},
+    options: { readonly catalog?: string; readonly metrics?: CacheMetrics } = {},
   ) {
-    this.cache = createComputeCache({ name: options.name ?? 'table-metadata', maxBytes, sizeOf: (v) => v.bytes, ...(options.metrics && { metrics: options.metrics }) });
+    const name = options.catalog === undefined ? 'table-metadata' : `table-metadata:${options.catalog}`;
+    this.cache = createComputeCache({ name, maxBytes, sizeOf: (v) => v.bytes, ...(options.metrics && { metrics: options.metrics }) });
   }
 
   /** Parse the metadata file at `file` (a local path); `label` names it in error messages. */

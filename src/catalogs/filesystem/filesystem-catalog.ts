@@ -64,7 +64,7 @@ class FilesystemCatalog implements Catalog {
     this.planning = config.planning === 'on';
     this.location = path.resolve(config.warehouse);
     this.layout = new WarehouseLayout(io, this.location);
-    this.reader = new MetadataReader(io, options.metadataCacheBytes, { name: `table-metadata:${config.name}`, ...(options.cacheMetrics && { metrics: options.cacheMetrics }) });
+    this.reader = new MetadataReader(io, options.metadataCacheBytes, { catalog: config.name, ...(options.cacheMetrics && { metrics: options.cacheMetrics }) });
     this.refreshMs = config.refreshMs ?? 0;
     if (!config.readOnly) this.writes = new FilesystemWrites(this, options.writer ?? createLocalFileWriter([this.location]), options.clock);
   }

@@ -82,7 +82,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
     this.name = parts.name;
     this.planning = parts.planning;
     this.location = parts.warehouseLocation;
-    this.reader = new MetadataReader(parts.io, parts.metadataCacheBytes, { name: `table-metadata:${parts.name}`, ...(parts.cacheMetrics && { metrics: parts.cacheMetrics }) });
+    this.reader = new MetadataReader(parts.io, parts.metadataCacheBytes, { catalog: parts.name, ...(parts.cacheMetrics && { metrics: parts.cacheMetrics }) });
     this.clock = parts.clock ?? SYSTEM_CLOCK;
     if (!parts.readOnly) this.writes = this;
     this.sqlViews = new SqlViews({
