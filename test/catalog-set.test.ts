@@ -38,6 +38,8 @@ t.test("a catalog Icefront keeps itself shows its table-metadata cache on /metri
   t.equal(budget, 64 * 1024 * 1024, 'its budget');
   t.equal(await bytes(), 0, 'nothing held before a load');
   t.equal((await app.inject({ method: 'GET', url: '/v1/demo/namespaces/sales/tables/orders' })).statusCode, 200);
-  const file = fs.readdirSync(path.join(DEMO_WAREHOUSE, 'sales', 'orders', 'metadata')).filter((f) => f.endsWith('.metadata.json')).map((f) => fs.statSync(path.join(DEMO_WAREHOUSE, 'sales', 'orders', 'metadata', f)).size);
-  t.ok(file.includes(await bytes()), `the loaded version's file size, ${await bytes()} bytes, is what it holds`);
+  const dir = path.join(DEMO_WAREHOUSE, 'sales', 'orders', 'metadata');
+  const sizes = fs.readdirSync(dir).filter((f) => f.endsWith('.metadata.json')).map((f) => fs.statSync(path.join(dir, f)).size);
+  const held = await bytes();
+  t.ok(sizes.includes(held), `it holds ${held} bytes, the size of a metadata file of the table on disk`);
 });

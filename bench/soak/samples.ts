@@ -70,11 +70,12 @@ export class Sampler {
     try {
       const res = await fetch(`${this.icefront.url}/metrics`, { headers: this.metricsHeaders, signal: AbortSignal.timeout(5000) });
       const text = await res.text();
+      const cachesMB = Object.fromEntries([...text.matchAll(/^icefront_cache_bytes\{cache="([^"]*)"\} (\S+)$/gm)].map((m) => [m[1]!, Number(m[2]) / 2 ** 20]));
       return {
-        cacheMB: sum(text, /^icefront_cache_bytes\{[^}]*\} (\S+)$/gm),
+        cacheMB: Object.values(cachesMB).reduce((a, b) => a + b, 0),
         workerHeapUsedMB: sum(text, /^icefront_planning_worker_heap_bytes\{[^}]*kind="used"[^}]*\} (\S+)$/gm),
         workerHeapCommittedMB: sum(text, /^icefront_planning_worker_heap_bytes\{[^}]*kind="committed"[^}]*\} (\S+)$/gm),
-        cachesMB: Object.fromEntries([...text.matchAll(/^icefront_cache_bytes\{cache="([^"]*)"\} (\S+)$/gm)].map((m) => [m[1]!, Number(m[2]) / 2 ** 20])),
+        cachesMB,
       };
     } catch {
       return { cacheMB: NaN, workerHeapUsedMB: NaN, workerHeapCommittedMB: NaN, cachesMB: {} };
