@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,6 +61,26 @@ t.test('a filesystem warehouse that is not there is refused at start with its li
   t.equal(run.code, 2);
   t.equal(run.stderr, `icefront: invalid configuration: ${path.join(dir, 'icefront.yaml')}:3: catalogs.demo.warehouse: the folder ${path.join(dir, 'nowhere')} does not exist (a relative path is resolved against the config file's folder)\n`);
   t.notMatch(run.stdout, /listening/);
+});
+
+t.test('a sqlite: sql catalog on a Node.js without node:sqlite (Node 20) is refused at start, naming the line, the version needed and the one running', async (t) => {
+  // the machines this runs on ship Debian's Node 20 as /usr/bin/node (README, supported lines)
+  const node = '/usr/bin/node';
+  const version = fs.existsSync(node) ? execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() : undefined;
+  if (!version || !/^v(?:1\d|20|21|22\.(?:\d|1[0-2])\.)/.test(version)) {
+    t.skip(`needs a Node.js older than 22.13 at ${node}; found ${version ?? 'none'}`);
+    return;
+  }
+  const dir = tempDir(t);
+  const file = path.join(dir, 'icefront.yaml');
+  fs.writeFileSync(file, 'server: { port: 0 }\ncatalogs:\n  lake:\n    type: sql\n    uri: sqlite:catalog.db\n    warehouse-location: ./warehouse\n');
+  const run = await runIcefront(['serve', '--config', file], { cwd: dir, node });
+  t.equal(run.code, 2);
+  t.equal(
+    run.stderr,
+    `icefront: invalid configuration: ${file}:5: catalogs.lake.uri: a sqlite: database needs Node.js 22.13 or newer, whose built-in node:sqlite is the driver; this is Node.js ${version} (run a newer Node.js, or use a postgresql:// uri)\n`,
+  );
+  t.notOk(fs.existsSync(path.join(dir, 'warehouse')), 'nothing made');
 });
 
 t.test('--version prints the version in package.json and exits 0', async (t) => {

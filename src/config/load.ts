@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
@@ -242,6 +243,10 @@ function buildSql(name: string, c: RawSqlCatalog, base: string, report: Report):
     ...(c['schema-version'] && { schemaVersion: c['schema-version'] }),
   } as const;
   const at = (...keys: string[]) => ['catalogs', name, ...keys];
+  // the sqlite driver is Node's own node:sqlite, unflagged from 22.13 (README, supported lines):
+  // refused here, at start-up, rather than as every request's 500
+  if (/^sqlite:/i.test(c.uri) && !isBuiltin('node:sqlite'))
+    report(at('uri'), `a sqlite: database needs Node.js 22.13 or newer, whose built-in node:sqlite is the driver; this is Node.js ${process.version} (run a newer Node.js, or use a postgresql:// uri)`);
   if (/^s3[an]?:\/\//i.test(raw)) {
     // issue #40 item 3: an S3 warehouse, reached with `storage.s3` (as a `rest` catalog's tables are)
     const s3 = c.storage?.s3;

@@ -17,10 +17,13 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `icefront ARGS` to its end (in `cwd`, the repository by default) and resolves with its exit status and output. */
-export function runIcefront(args: readonly string[], options: { cwd?: string } = {}): Promise<CliRun> {
+/**
+ * Runs `icefront ARGS` to its end (in `cwd`, the repository by default; with the `node` binary
+ * given, this test's own by default) and resolves with its exit status and output.
+ */
+export function runIcefront(args: readonly string[], options: { cwd?: string; node?: string } = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...ICEFRONT_CLI, ...args], { cwd: options.cwd ?? REPO, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(options.node ?? process.execPath, [...ICEFRONT_CLI, ...args], { cwd: options.cwd ?? REPO, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
