@@ -69,7 +69,7 @@ export class Sigv4Signer implements RequestSigner {
         body: body ?? undefined,
       });
     } catch (err) {
-      throw credentialsFailure(this.catalog, err);
+      throw signingFailure(this.catalog, err);
     }
     const out: Record<string, H> = {};
     for (const [name, value] of Object.entries(headers)) if (!SIGNER_HEADERS.has(name.toLowerCase())) out[name] = value;
@@ -85,7 +85,12 @@ export class Sigv4Signer implements RequestSigner {
  */
 async function signerFor(auth: Sigv4Auth): Promise<SignatureV4> {
   const [{ SignatureV4 }, { Hash }] = await Promise.all([import('@smithy/signature-v4'), import('@smithy/hash-node')]);
-  const credentials = await credentialsOf(auth);
+  const provider = await credentialsOf(auth);
+  // a provider's failure is told apart from any other (a module, the signer itself) by this mark
+  const credentials: AwsCredentialIdentityProvider = (options) =>
+    provider(options).catch((err: unknown) => {
+      throw new CredentialsUnavailable(err);
+    });
   return new SignatureV4({ service: auth.signingName, region: auth.region, credentials, sha256: Hash.bind(null, 'sha256'), uriEscapePath: true, applyChecksum: true });
 }
 
@@ -106,11 +111,27 @@ async function credentialsOf(auth: Sigv4Auth): Promise<AwsCredentialIdentityProv
   );
 }
 
-/** Credentials that could not be had (no provider had any, STS refused): 503 naming the catalog. */
-function credentialsFailure(catalog: string, err: unknown): Error {
+/** What the credential chain threw, marked as the chain's. */
+class CredentialsUnavailable extends Error {
+  constructor(readonly reason: unknown) {
+    super(firstLine(reason));
+  }
+}
+
+/**
+ * Credentials that could not be had (no provider had any, STS refused): 503 naming the catalog.
+ * Anything else (AWS's modules not loading, the signer failing) is Icefront's own fault: 500.
+ */
+function signingFailure(catalog: string, err: unknown): Error {
   if (isIcefrontError(err)) return err;
-  const said = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err);
-  return fail('UPSTREAM_CREDENTIALS_UNAVAILABLE', `Catalog '${catalog}': no AWS credentials to sign its requests with (${said})`, err);
+  if (err instanceof CredentialsUnavailable)
+    return fail('UPSTREAM_CREDENTIALS_UNAVAILABLE', `Catalog '${catalog}': no AWS credentials to sign its requests with (${err.message})`, err.reason);
+  return fail('INTERNAL', `Catalog '${catalog}': the request could not be signed (${firstLine(err)})`, err);
+}
+
+/** The first line of an error's message, at most 300 characters (STS and the chain can say much more). */
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
 }
 
 function headerValue(headers: Readonly<Record<string, string | string[]>>, name: string): string | undefined {
