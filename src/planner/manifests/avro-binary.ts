@@ -131,4 +131,26 @@ export class AvroCursor {
   bytes(what: string): Buffer {
     return this.fixed(this.long(`${what} length`), what);
   }
+
+  /** Moves past one Avro `long` without building its value (checked as `bigLong` checks it). */
+  skipLong(what: string): void {
+    const { buf } = this;
+    for (let i = 0; i < MAX_VARINT_BYTES; i += 1) {
+      if (this.pos >= buf.length) throw new TruncatedInput(what);
+      if ((buf[this.pos++]! & 0x80) === 0) return;
+    }
+    throw new MalformedInput(`${what} is not a valid varint`);
+  }
+
+  /** Moves past `length` bytes without a view of them. */
+  skipFixed(length: number, what: string): void {
+    if (length < 0) throw new MalformedInput(`${what} has a negative length`);
+    if (this.pos + length > this.buf.length) throw new TruncatedInput(what);
+    this.pos += length;
+  }
+
+  /** Moves past an Avro `bytes` / `string` payload. */
+  skipBytes(what: string): void {
+    this.skipFixed(this.long(`${what} length`), what);
+  }
 }
