@@ -9,7 +9,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { stringifyJson } from '../json/index.js';
+import { jsonParts } from '../json/index.js';
 import { weakTag } from './conditional.js';
 
 /** Answers below this many bytes go as they are: compressing them saves less than it costs. */
@@ -51,25 +51,42 @@ export function gzipFor(acceptEncoding: string | readonly string[] | undefined, 
  */
 const GZIPPED = new WeakMap<object, Promise<Buffer>>();
 
-/** `bytes` (the serialised form of `holder`, e.g. a kept LoadTableResponse) gzipped, once per holder. */
-export function gzippedOnce(holder: object, bytes: Buffer | string): Promise<Buffer> {
+/** `bytes` (the serialised form of `holder`, e.g. a kept LoadTableResponse; or its pieces, in order) gzipped, once per holder. */
+export function gzippedOnce(holder: object, bytes: Buffer | string | readonly Buffer[]): Promise<Buffer> {
   let zipped = GZIPPED.get(holder);
   if (!zipped) {
-    zipped = gzip(bytes, GZIP_OPTIONS);
+    zipped = Array.isArray(bytes) ? gzipPieces(bytes as readonly Buffer[]) : gzip(bytes as Buffer | string, GZIP_OPTIONS);
     GZIPPED.set(holder, zipped);
     zipped.catch(() => GZIPPED.delete(holder));
   }
   return zipped;
 }
 
+/** Pieces gzipped as one stream, on the thread pool like `gzip`. */
+function gzipPieces(pieces: readonly Buffer[]): Promise<Buffer> {
+  if (pieces.length === 1) return gzip(pieces[0]!, GZIP_OPTIONS);
+  return new Promise((resolve, reject) => {
+    const stream = zlib.createGzip(GZIP_OPTIONS);
+    const out: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => out.push(chunk));
+    stream.once('end', () => resolve(Buffer.concat(out)));
+    stream.once('error', reject);
+    for (const piece of pieces) stream.write(piece);
+    stream.end();
+  });
+}
+
 /** An answer's bytes as negotiated: gzip (made once per answer object) when accepted and not tiny, else the JSON text. */
-export async function negotiatedBody(body: object, acceptEncoding: string | readonly string[] | undefined): Promise<{ readonly bytes: string | Buffer; readonly gzip: boolean }> {
+export async function negotiatedBody(body: object, acceptEncoding: string | readonly string[] | undefined): Promise<{ readonly bytes: Buffer; readonly gzip: boolean }> {
   const wanted = acceptsGzip(acceptEncoding);
   const held = wanted ? GZIPPED.get(body) : undefined;
   if (held) return { bytes: await held, gzip: true };
-  const text = stringifyJson(body);
-  if (!wanted || text.length < MIN_COMPRESSED_BYTES) return { bytes: text, gzip: false };
-  return { bytes: await gzippedOnce(body, text), gzip: true };
+  // bytes, not a string: a page of tasks a worker wrote as bytes is never decoded, and compressed
+  // from its pieces, never joined into a copy first
+  const parts = jsonParts(body);
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  if (!wanted || length < MIN_COMPRESSED_BYTES) return { bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts, length), gzip: false };
+  return { bytes: await gzippedOnce(body, parts), gzip: true };
 }
 
 /**

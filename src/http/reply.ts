@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { stringifyJson } from '../json/index.js';
+import { jsonBytes } from '../json/index.js';
 
-/** Writes a JSON body with bigint-exact numbers (snapshot ids, sequence numbers). */
+/** Writes a JSON body with bigint-exact numbers (snapshot ids, sequence numbers), embedded RawJson as its bytes. */
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type('application/json').send(stringifyJson(body));
+  return reply.code(status).type('application/json').send(jsonBytes(body));
 }

@@ -27,7 +27,7 @@ export function stringifyJson(value: unknown, space?: number): string {
     }
     if (t === 'object' && v instanceof RawJson) {
       made++;
-      return `${MARK}r${raws.push(v.text) - 1}`;
+      return `${MARK}r${raws.push(v.string()) - 1}`;
     }
     return v;
   };
@@ -41,6 +41,57 @@ export function stringifyJson(value: unknown, space?: number): string {
   });
   if (found === made) return result;
   return slowStringify(value, space);
+}
+
+/**
+ * `stringifyJson(value)` as UTF-8 bytes, with each RawJson's bytes copied in once: a page of tasks
+ * a planning worker wrote as bytes never becomes a string on this thread (a megabyte string lives
+ * in V8's old space until a full collection; these bytes go with the Buffer that holds them).
+ */
+export function jsonBytes(value: unknown): Buffer {
+  const parts = jsonParts(value);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+/**
+ * `jsonBytes(value)` as the pieces it is made of, in order: the text around each RawJson, and each
+ * RawJson's own bytes (not copied), for a writer that takes pieces (a gzip stream) to join them.
+ */
+export function jsonParts(value: unknown): Buffer[] {
+  let made = 0;
+  const raws: RawJson[] = [];
+  const replacer = (_key: string, v: unknown): unknown => {
+    const t = typeof v;
+    if (t === 'bigint') {
+      made++;
+      return MARK + (v as bigint).toString();
+    }
+    if (t === 'object' && v instanceof JsonFloat) {
+      made++;
+      return MARK + v.text;
+    }
+    if (t === 'object' && v instanceof RawJson) {
+      made++;
+      return `${MARK}r${raws.push(v) - 1}`;
+    }
+    return v;
+  };
+  const out = JSON.stringify(value, replacer) as string | undefined;
+  if (out === undefined) throw new TypeError(`Cannot serialise a top-level ${typeof value} as JSON`);
+  if (made === 0) return [Buffer.from(out, 'utf8')];
+  const parts: Buffer[] = [];
+  let from = 0;
+  let found = 0;
+  for (const m of out.matchAll(MARKED)) {
+    found++;
+    parts.push(Buffer.from(out.slice(from, m.index), 'utf8'));
+    const raw = m[2] === undefined ? undefined : raws[Number(m[2])];
+    parts.push(raw ? raw.bytes() : Buffer.from(m[1] ?? '', 'utf8'));
+    from = m.index + m[0].length;
+  }
+  if (found !== made) return [Buffer.from(slowStringify(value), 'utf8')];
+  parts.push(Buffer.from(out.slice(from), 'utf8'));
+  return parts;
 }
 
 /**
@@ -158,7 +209,7 @@ function write(value: unknown, nl: string | undefined, indent: string): string |
     case 'object':
       if (value === null) return 'null';
       if (value instanceof JsonFloat) return value.text;
-      if (value instanceof RawJson) return value.text;
+      if (value instanceof RawJson) return value.string();
       if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
         return write((value as { toJSON(): unknown }).toJSON(), nl, indent);
       }

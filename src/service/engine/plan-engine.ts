@@ -71,9 +71,13 @@ export interface PlanTaskRuns {
 }
 
 /** A ScanTasks answer already serialised: the `delete-files` and `file-scan-tasks` arrays. */
+/**
+ * A page's tasks as JSON arrays in UTF-8 bytes: a planning worker's move to the main thread
+ * without a copy (worker-protocol.ts), and are embedded in the answer's bytes as they are.
+ */
 export interface WrittenTasks {
-  readonly deleteFiles?: string;
-  readonly fileScanTasks: string;
+  readonly deleteFiles?: Buffer;
+  readonly fileScanTasks: Buffer;
   readonly count: number;
 }
 
@@ -160,8 +164,8 @@ export function createLocalPlanEngine(options: LocalPlanEngineOptions): PlanEngi
       if (!plan) return undefined;
       const json = new ScanTasksWriter(plan).write(plan.tasks);
       return {
-        ...(json['delete-files'] && { deleteFiles: stringifyJson(json['delete-files']) }),
-        fileScanTasks: stringifyJson(json['file-scan-tasks']),
+        ...(json['delete-files'] && { deleteFiles: Buffer.from(stringifyJson(json['delete-files']), 'utf8') }),
+        fileScanTasks: Buffer.from(stringifyJson(json['file-scan-tasks']), 'utf8'),
         count: plan.tasks.length,
       };
     },

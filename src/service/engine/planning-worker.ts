@@ -16,10 +16,10 @@ import { parseJson } from '../../json/index.js';
 import type { PlanScan } from '../../tokens/index.js';
 import type { CacheMetrics } from '../../observability/index.js';
 import { readLocalFile, readLocalRange, type DirEntry, type FileIO, type FileStat } from '../../storage/index.js';
-import { createLocalPlanEngine, encodePlanTaskRuns, type PlanEngine, type PlanJob } from './plan-engine.js';
+import { createLocalPlanEngine, encodePlanTaskRuns, type PlanEngine, type PlanJob, type WrittenTasks } from './plan-engine.js';
 import { createPlanningCaches } from './planning-caches.js';
 import { requestOf } from './scan-codec.js';
-import { errorFromWire, errorToWire, type CacheReport, type CallOp, type Done, type Job, type TasksJob, type ToWorker, type WorkerReport } from './worker-protocol.js';
+import { errorFromWire, errorToWire, type CacheReport, type CallOp, type Done, type Job, type TasksJob, type ToWorker, type WireWrittenTasks, type WorkerReport } from './worker-protocol.js';
 
 const port = parentPort!;
 
@@ -174,12 +174,23 @@ async function run(job: Job): Promise<void> {
       const value = await engine.size(planJob, { ...(job.minRows !== undefined && { minRows: job.minRows }), ...(job.share && { share: job.share }) });
       done = { kind: 'done', id: job.id, value, contradictions };
     } else {
-      done = { kind: 'done', id: job.id, value: (await engine.write(planJob, job.ranges, { ...(job.noDeletes && { noDeletes: true }) })) ?? null, contradictions };
+      const written = await engine.write(planJob, job.ranges, { ...(job.noDeletes && { noDeletes: true }) });
+      done = { kind: 'done', id: job.id, value: written ? onWire(written) : null, contradictions };
     }
   } catch (err) {
     done = { kind: 'done', id: job.id, error: errorToWire(err), contradictions };
   }
   port.postMessage({ ...done, report: report(instance) });
+}
+
+/** WrittenTasks for the structured clone, each array over an ArrayBuffer of its own (the clone copies a view's whole ArrayBuffer). */
+function onWire(written: WrittenTasks): WireWrittenTasks {
+  return { ...(written.deleteFiles && { deleteFiles: own(written.deleteFiles) }), fileScanTasks: own(written.fileScanTasks), count: written.count };
+}
+
+/** `bytes`, or an exact copy of them when they share their ArrayBuffer (Buffer's pool holds short ones). */
+function own(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 port.on('message', (msg: ToWorker) => {

@@ -25,7 +25,7 @@ import { encodePlanTaskRuns, shareOf, type PlanEngine, type PlanJob, type PlanSh
 import { REMOTE_FILES_SHARE } from './planning-caches.js';
 import { keepRemoteBytes } from './remote-bytes.js';
 import { scanOf } from './scan-codec.js';
-import { errorFromWire, errorToWire, type Call, type Done, type FromWorker, type Job, type WorkerReport } from './worker-protocol.js';
+import { errorFromWire, errorToWire, type Call, type Done, type FromWorker, type Job, type WireWrittenTasks, type WorkerReport } from './worker-protocol.js';
 
 export interface WorkerPlanEngineOptions {
   readonly workers: number;
@@ -326,7 +326,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
 
     async write(job, ranges: readonly RangeToRead[], writeOptions = {}) {
       const options = writeOptions.noDeletes ? { noDeletes: true } : {};
-      const write = async (slot: number, part: readonly RangeToRead[]) => (await run<WrittenTasks | null>(slot, job, { op: 'write', ranges: part, ...options })) ?? undefined;
+      const write = async (slot: number, part: readonly RangeToRead[]) => receivedTasks(await run<WireWrittenTasks | null>(slot, job, { op: 'write', ranges: part, ...options }));
       // A page spans manifests of several workers' shares: each writes its own ranges, where the
       // plan decoded them and they are cached, at once; the parts are joined in range order.
       // Tasks refer to delete files by index into their own answer's list, so parts with deletes
@@ -387,10 +387,23 @@ function ownedRuns(ranges: readonly RangeToRead[], count: number): { readonly sl
   return runs;
 }
 
-/** JSON array texts joined into one array, in order. */
-export function joinJsonArrays(arrays: readonly string[]): string {
-  const items = arrays.map((a) => a.slice(1, -1)).filter((inner) => inner.length > 0);
-  return `[${items.join(',')}]`;
+/** A worker's written tasks as they arrive (its Buffers come as plain Uint8Arrays), as Buffers over the same memory. */
+function receivedTasks(wire: WireWrittenTasks | null): WrittenTasks | undefined {
+  if (wire === null) return undefined;
+  const { deleteFiles, fileScanTasks, count } = wire;
+  return { ...(deleteFiles && { deleteFiles: bufferOver(deleteFiles) }), fileScanTasks: bufferOver(fileScanTasks), count };
+}
+
+const bufferOver = (u8: Uint8Array): Buffer => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+
+const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
+/** JSON arrays (UTF-8 bytes) joined into one array, in order. */
+export function joinJsonArrays(arrays: readonly Uint8Array[]): Buffer {
+  const items = arrays.filter((a) => a.byteLength > 2).map((a) => Buffer.from(a.buffer, a.byteOffset + 1, a.byteLength - 2));
+  return Buffer.concat([OPEN, ...items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item])), CLOSE]);
 }
 
 /**

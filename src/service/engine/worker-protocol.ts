@@ -9,7 +9,7 @@ import { ERROR_CODES, IcefrontError, type ErrorCode } from '../../errors/index.j
 import type { ManifestRange } from '../../iceberg/index.js';
 import type { RangeToRead } from '../../planner/index.js';
 import type { ListFacts } from '../../tokens/index.js';
-import type { PlanShare, SizedPlan, WrittenTasks } from './plan-engine.js';
+import type { PlanShare, SizedPlan } from './plan-engine.js';
 
 interface JobBase {
   readonly kind: 'job';
@@ -105,10 +105,22 @@ export interface CacheReport {
   budget: number;
 }
 
+/**
+ * WrittenTasks as a message carries them: the structured clone copies each array's bytes (never
+ * transferred: see docs/architecture.md, planning off the event loop) and hands the main thread
+ * plain Uint8Arrays (worker-pool.ts makes them Buffers again, without another copy). Bytes, not
+ * strings: a megabyte string per page lived in the main thread's old space until a full collection.
+ */
+export interface WireWrittenTasks {
+  readonly deleteFiles?: Uint8Array;
+  readonly fileScanTasks: Uint8Array;
+  readonly count: number;
+}
+
 export interface Done {
   readonly kind: 'done';
   readonly id: number;
-  readonly value?: SizedPlan | WrittenTasks | readonly string[] | null;
+  readonly value?: SizedPlan | WireWrittenTasks | readonly string[] | null;
   readonly error?: WireError;
   /** Data files whose metrics contradicted themselves in this job, as [path, field ids]. */
   readonly contradictions: readonly (readonly [string, readonly number[]])[];
