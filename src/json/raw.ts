@@ -2,7 +2,7 @@
  * JSON text already written (by a planning worker, say) that `stringifyJson` and `jsonBytes`
  * embed verbatim, so a response assembled from parts is never parsed and re-serialised. The text
  * must be one complete JSON value; nothing checks it. Held as UTF-8 bytes (a worker's page of
- * tasks, moved to the main thread without a copy) or as a string.
+ * tasks, which never becomes a string on the main thread) or as a string.
  */
 export class RawJson {
   constructor(readonly text: string | Uint8Array) {}

@@ -70,10 +70,10 @@ export interface PlanTaskRuns {
   readonly key?: Buffer;
 }
 
-/** A ScanTasks answer already serialised: the `delete-files` and `file-scan-tasks` arrays. */
 /**
- * A page's tasks as JSON arrays in UTF-8 bytes: a planning worker's move to the main thread
- * without a copy (worker-protocol.ts), and are embedded in the answer's bytes as they are.
+ * A ScanTasks answer already serialised: the `delete-files` and `file-scan-tasks` arrays, as UTF-8
+ * bytes, which a planning worker's message carries as bytes (worker-protocol.ts) and the answer
+ * embeds as they are.
  */
 export interface WrittenTasks {
   readonly deleteFiles?: Buffer;
