@@ -13,51 +13,19 @@ import { RawJson } from './raw.js';
  * markers than were made (a real string looked like one), the exact slow writer is used.
  */
 export function stringifyJson(value: unknown, space?: number): string {
-  let made = 0;
-  const raws: string[] = [];
-  const replacer = (_key: string, v: unknown): unknown => {
-    const t = typeof v;
-    if (t === 'bigint') {
-      made++;
-      return MARK + (v as bigint).toString();
-    }
-    if (t === 'object' && v instanceof JsonFloat) {
-      made++;
-      return MARK + v.text;
-    }
-    if (t === 'object' && v instanceof RawJson) {
-      made++;
-      return `${MARK}r${raws.push(v.string()) - 1}`;
-    }
-    return v;
-  };
-  const out = JSON.stringify(value, replacer, space) as string | undefined;
-  if (out === undefined) throw new TypeError(`Cannot serialise a top-level ${typeof value} as JSON`);
-  if (made === 0) return out;
+  const marked = markedJson(value, space);
+  if (marked.made === 0) return marked.out;
   let found = 0;
-  const result = out.replace(MARKED, (_m, num: string | undefined, raw: string | undefined) => {
+  const result = marked.out.replace(MARKED, (_m, num: string | undefined, raw: string | undefined) => {
     found++;
-    return num ?? raws[Number(raw)] ?? '';
+    return num ?? marked.raws[Number(raw)]?.string() ?? '';
   });
-  if (found === made) return result;
+  if (found === marked.made) return result;
   return slowStringify(value, space);
 }
 
-/**
- * `stringifyJson(value)` as UTF-8 bytes, with each RawJson's bytes copied in once: a page of tasks
- * a planning worker wrote as bytes never becomes a string on this thread (a megabyte string lives
- * in V8's old space until a full collection; these bytes go with the Buffer that holds them).
- */
-export function jsonBytes(value: unknown): Buffer {
-  const parts = jsonParts(value);
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-}
-
-/**
- * `jsonBytes(value)` as the pieces it is made of, in order: the text around each RawJson, and each
- * RawJson's own bytes (not copied), for a writer that takes pieces (a gzip stream) to join them.
- */
-export function jsonParts(value: unknown): Buffer[] {
+/** JSON.stringify's text with a marker for each bigint, JsonFloat and RawJson, how many it made, and the RawJson by ordinal. */
+function markedJson(value: unknown, space?: number): { readonly out: string; readonly made: number; readonly raws: readonly RawJson[] } {
   let made = 0;
   const raws: RawJson[] = [];
   const replacer = (_key: string, v: unknown): unknown => {
@@ -76,8 +44,27 @@ export function jsonParts(value: unknown): Buffer[] {
     }
     return v;
   };
-  const out = JSON.stringify(value, replacer) as string | undefined;
+  const out = JSON.stringify(value, replacer, space) as string | undefined;
   if (out === undefined) throw new TypeError(`Cannot serialise a top-level ${typeof value} as JSON`);
+  return { out, made, raws };
+}
+
+/**
+ * `stringifyJson(value)` as UTF-8 bytes, with each RawJson's bytes copied in once: a page of tasks
+ * a planning worker wrote as bytes never becomes a string on this thread (a megabyte string lives
+ * in V8's old space until a full collection; these bytes go with the Buffer that holds them).
+ */
+export function jsonBytes(value: unknown): Buffer {
+  const parts = jsonParts(value);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+/**
+ * `jsonBytes(value)` as the pieces it is made of, in order: the text around each RawJson, and each
+ * RawJson's own bytes (not copied), for a writer that takes pieces (a gzip stream) to join them.
+ */
+export function jsonParts(value: unknown): Buffer[] {
+  const { out, made, raws } = markedJson(value);
   if (made === 0) return [Buffer.from(out, 'utf8')];
   const parts: Buffer[] = [];
   let from = 0;
