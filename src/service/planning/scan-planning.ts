@@ -30,7 +30,7 @@ import { currentSchema, type TableIdentifier } from '../../iceberg/index.js';
 import { RawJson } from '../../json/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { pruningOf, type OutcomeSink, type ScanOutcome } from '../scan-outcome.js';
-import { cutBatches } from '../engine/batches.js';
+import { cutBatches, type SizedManifest } from '../engine/batches.js';
 import { fitStrings } from '../engine/fit-strings.js';
 import type { PlanEngine, PlanJob, WrittenTasks } from '../engine/plan-engine.js';
 import { requestOf, scanOf } from '../engine/scan-codec.js';
@@ -88,6 +88,15 @@ export interface ScanPlanning {
 
 /** Files already logged for contradictory metrics (bounded, so a huge table cannot grow it). */
 const LOGGED_FILES = 10_000;
+/** Plans remembered as too large to keep the pages of (each a short key). */
+const UNKEPT_PLANS = 1_000;
+
+/** The JSON bytes of every task a sized plan keeps, all pages together. */
+function pagesBytes(manifests: readonly SizedManifest[]): number {
+  let bytes = 0;
+  for (const m of manifests) for (let i = 0; i < m.bytes.length; i++) bytes += m.bytes[i]!;
+  return bytes;
+}
 
 export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
   const key = options.tokenKey;
@@ -99,9 +108,18 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
    * the table succeeded and the request matched it, so what is kept is never a way past access
    * checks. Keys start with the answer's kind, so a key only ever holds what its `make` makes.
    */
-  function kept<A extends FetchScanTasksResult>(key: readonly unknown[], make: () => Promise<KeptAnswer<A>>): Promise<KeptAnswer<A>> {
-    return answers.get(JSON.stringify(key), make) as Promise<KeptAnswer<A>>;
+  function kept<A extends FetchScanTasksResult>(key: readonly unknown[], make: () => Promise<KeptAnswer<A>>, store = true): Promise<KeptAnswer<A>> {
+    return answers.get(JSON.stringify(key), make, { store }) as Promise<KeptAnswer<A>>;
   }
+
+  /**
+   * Plans (by planKey) whose pages together would not fit in the answer cache: their pages are
+   * answered and coalesced but not kept. An LRU smaller than a scan only churns: each page of a
+   * 1,000,000-file plan (about 340 MB of JSON) evicted an earlier one, and every other table's
+   * kept answers with it, for nothing a repeat could use. A replica that did not plan it keeps them.
+   */
+  const unkeptPlans = new LRUCache<string, true>({ max: UNKEPT_PLANS });
+  const planKey = (prefix: string, table: LoadedTable, ref: PlanRef) => JSON.stringify([prefix, ...metadataIdentity(table), String(ref.snapshotId), canonicalScanJson(ref.scan)]);
 
   /** Counts every file whose metrics were ignored; logs each file once (debug). */
   function contradictoryMetrics(prefix: string, table: LoadedTable) {
@@ -150,6 +168,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
     const facts: ListFacts | undefined =
       key === undefined ? undefined : { manifests: new Map(sized.manifests.map((m) => [m.path, m.listed] as const)), noDeletes: sized.stats.deleteFilesIndexed === 0 };
     const tasks = { ref: { ...ref, ...(facts && { facts }) }, batches: rest.map((b) => b.ranges), ...(key && { key }) };
+    if (pagesBytes(sized.manifests) > answers.maxBytes) unkeptPlans.set(planKey(prefix, table, ref), true);
     const planTasks = await fitStrings(budget, (run) => engine.planTasks(job, tasks, run));
     const outcome: ScanOutcome = { snapshotId: ref.snapshotId, files: first!.count, planTasks: planTasks.length, tasks: sized.stats.dataFilesKept, plannedBy: 'icefront', pruning: pruningOf(sized.stats) };
     const bytes = ENVELOPE_BYTES + (written ? written.fileScanTasks.length + (written.deleteFiles?.length ?? 0) : 2) + planTasks.reduce((n, t) => n + t.length + 3, 0);
@@ -236,7 +255,7 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       const table = await withPinnedSnapshot(catalog, id, loaded, task.snapshotId);
       // Looked up only now: the caller's access to the table was checked by loading it, and the
       // string matched the table. The metadata location keys a table replaced under its name apart.
-      const page = await kept(['tasks', prefix, ...metadataIdentity(table), text], () => writePage(prefix, table, task));
+      const page = await kept(['tasks', prefix, ...metadataIdentity(table), text], () => writePage(prefix, table, task), !unkeptPlans.has(planKey(prefix, table, task)));
       onOutcome?.(page.outcome);
       return page.answer;
     },

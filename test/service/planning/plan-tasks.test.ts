@@ -150,6 +150,28 @@ t.test('a repeated redemption is answered from memory: the same bytes, no manife
   t.equal(after.reads, before.reads, 'no manifest read or decoded for them');
 });
 
+t.test("a plan whose pages would not fit in the answer cache keeps none of them, and evicts no other scan's kept answer", async (t) => {
+  // 20% of the budget is the answer cache: 3,000 bytes, less than the unfiltered plan's eleven
+  // pages together (about 4,700 bytes of JSON), more than a filtered plan's answer (about 700)
+  const app = appWith([demoCatalog()], { batchSize: 1, cacheBytes: 15_000 });
+  t.teardown(() => app.close());
+  const base = DEMO('sales', 'orders');
+  const hits = async () => metric((await app.inject({ url: '/metrics' })).body, 'icefront_cache_hits_total{cache="answers"}');
+  const small = { filter: { type: 'eq', term: 'order_id', value: 1 } };
+  const smallAnswer = await post(app, `${base}/plan`, small);
+  t.equal(smallAnswer.statusCode, 200);
+  const tasks = parse((await post(app, `${base}/plan`, {})).body)['plan-tasks']!;
+  t.equal(tasks.length, 11, 'eleven pages of one task each');
+  const first = await Promise.all(tasks.map((task) => post(app, `${base}/tasks`, { 'plan-task': task })));
+  const before = await hits();
+  const again = await Promise.all(tasks.map((task) => post(app, `${base}/tasks`, { 'plan-task': task })));
+  t.same(again.map((r) => r.body), first.map((r) => r.body), 'the same answers, written again');
+  t.equal(await hits(), before, 'none of them from the answer cache');
+  const repeated = await post(app, `${base}/plan`, small);
+  t.equal(repeated.body, smallAnswer.body);
+  t.equal(await hits(), before + 1, "the filtered plan's kept answer survived all 22 redemptions");
+});
+
 t.test('a repeated /plan of the same pinned scan is answered from memory; another scan or a new commit is planned', async (t) => {
   const copy = oneCommitAgo(t);
   const app = appWith([demoCatalog('demo', copy.warehouse)], { batchSize: 1 });
