@@ -183,14 +183,15 @@ async function run(job: Job): Promise<void> {
   port.postMessage({ ...done, report: report(instance) });
 }
 
-/** WrittenTasks for the structured clone, each array over an ArrayBuffer of its own (the clone copies a view's whole ArrayBuffer). */
+/** WrittenTasks for the structured clone, each byte array over an ArrayBuffer of its own (the clone copies a view's whole ArrayBuffer). */
 function onWire(written: WrittenTasks): WireWrittenTasks {
-  return { ...(written.deleteFiles && { deleteFiles: own(written.deleteFiles) }), fileScanTasks: own(written.fileScanTasks), count: written.count };
+  return { ...(written.deleteFiles !== undefined && { deleteFiles: own(written.deleteFiles) }), fileScanTasks: own(written.fileScanTasks), count: written.count };
 }
 
-/** `bytes`, or an exact copy of them when they share their ArrayBuffer (Buffer's pool holds short ones). */
-function own(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+/** A string as it is; bytes, or an exact copy of them when they share their ArrayBuffer (Buffer's pool holds short ones). */
+function own(text: string | Uint8Array): string | Uint8Array {
+  if (typeof text === 'string') return text;
+  return text.byteOffset === 0 && text.byteLength === text.buffer.byteLength ? text : new Uint8Array(text);
 }
 
 port.on('message', (msg: ToWorker) => {

@@ -21,7 +21,7 @@ import { stringifyJson } from '../../json/index.js';
 import { traceContext, type Logger, type Metrics, type TraceContext } from '../../observability/index.js';
 import type { PlanStats, RangeToRead } from '../../planner/index.js';
 import type { SizedManifest } from './batches.js';
-import { encodePlanTaskRuns, shareOf, type PlanEngine, type PlanJob, type PlanShare, type PlanTable, type SizedPlan, type WrittenTasks } from './plan-engine.js';
+import { encodePlanTaskRuns, jsonText, shareOf, type JsonText, type PlanEngine, type PlanJob, type PlanShare, type PlanTable, type SizedPlan, type WrittenTasks } from './plan-engine.js';
 import { REMOTE_FILES_SHARE } from './planning-caches.js';
 import { keepRemoteBytes } from './remote-bytes.js';
 import { scanOf } from './scan-codec.js';
@@ -387,22 +387,26 @@ function ownedRuns(ranges: readonly RangeToRead[], count: number): { readonly sl
   return runs;
 }
 
-/** A worker's written tasks as they arrive (its Buffers come as plain Uint8Arrays), as Buffers over the same memory. */
+/** A worker's written tasks as they arrive (Buffers come as plain Uint8Arrays), with Buffers over the same memory. */
 function receivedTasks(wire: WireWrittenTasks | null): WrittenTasks | undefined {
   if (wire === null) return undefined;
   const { deleteFiles, fileScanTasks, count } = wire;
-  return { ...(deleteFiles && { deleteFiles: bufferOver(deleteFiles) }), fileScanTasks: bufferOver(fileScanTasks), count };
+  return { ...(deleteFiles !== undefined && { deleteFiles: textOver(deleteFiles) }), fileScanTasks: textOver(fileScanTasks), count };
 }
 
-const bufferOver = (u8: Uint8Array): Buffer => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+const textOver = (text: string | Uint8Array): JsonText => (typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength));
 
 const COMMA = Buffer.from(',');
 const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
 
-/** JSON arrays (UTF-8 bytes) joined into one array, in order. */
-export function joinJsonArrays(arrays: readonly Uint8Array[]): Buffer {
-  const items = arrays.filter((a) => a.byteLength > 2).map((a) => Buffer.from(a.buffer, a.byteOffset + 1, a.byteLength - 2));
+/** JSON arrays joined into one array, in order: a string when they are, else bytes (plan-engine.ts `jsonText`). */
+export function joinJsonArrays(arrays: readonly JsonText[]): JsonText {
+  if (arrays.every((a): a is string => typeof a === 'string')) {
+    const items = arrays.map((a) => a.slice(1, -1)).filter((inner) => inner.length > 0);
+    return jsonText(`[${items.join(',')}]`);
+  }
+  const items = arrays.map((a) => (typeof a === 'string' ? Buffer.from(a, 'utf8') : a)).filter((a) => a.length > 2).map((a) => a.subarray(1, a.length - 1));
   return Buffer.concat([OPEN, ...items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item])), CLOSE]);
 }
 

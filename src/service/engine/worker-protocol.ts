@@ -106,14 +106,14 @@ export interface CacheReport {
 }
 
 /**
- * WrittenTasks as a message carries them: the structured clone copies each array's bytes (never
- * transferred: see docs/architecture.md, planning off the event loop) and hands the main thread
- * plain Uint8Arrays (worker-pool.ts makes them Buffers again, without another copy). Bytes, not
- * strings: a megabyte string per page lived in the main thread's old space until a full collection.
+ * WrittenTasks as a message carries them: the structured clone copies each array (never
+ * transferred: see docs/architecture.md, planning off the event loop), and hands the main thread
+ * a large one's bytes as a plain Uint8Array (worker-pool.ts makes it a Buffer again, without
+ * another copy); plan-engine.ts `jsonText` says which are bytes.
  */
 export interface WireWrittenTasks {
-  readonly deleteFiles?: Uint8Array;
-  readonly fileScanTasks: Uint8Array;
+  readonly deleteFiles?: string | Uint8Array;
+  readonly fileScanTasks: string | Uint8Array;
   readonly count: number;
 }
 
