@@ -77,7 +77,8 @@ export interface PlanTaskRuns {
  * per request held the main thread's heap at 437 MB during a 1,000,000-file plan. A smaller one
  * stays a string: young strings die in the next scavenge, while many small byte arrays
  * fragmented malloc's arenas (the soak's RSS rose faster with every page as bytes).
- */export interface WrittenTasks {
+ */
+export interface WrittenTasks {
   readonly deleteFiles?: JsonText;
   readonly fileScanTasks: JsonText;
   readonly count: number;
