@@ -88,62 +88,40 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** A reader of a primitive (or a union of primitives) schema; undefined for anything else. */
-function leaf(schema: unknown, what: string): Leaf | undefined {
+/** How to read one value of a schema, and how to move past one building nothing (the same checks: truncation, varint length, union branch). */
+interface LeafOps {
+  readonly read: Leaf;
+  readonly skip: Skip;
+}
+
+/** The reader and skipper of a primitive (or a union of primitives) schema; undefined for anything else. */
+function leaf(schema: unknown, what: string): LeafOps | undefined {
   if (Array.isArray(schema)) {
     const branches = schema.map((b: unknown) => leaf(b, what));
-    if (!branches.every((b): b is Leaf => b !== undefined)) return undefined;
-    return (c) => {
+    if (!branches.every((b): b is LeafOps => b !== undefined)) return undefined;
+    const branch = (c: AvroCursor): LeafOps => {
       const i = c.long(`${what} union branch`);
-      const read = branches[i];
-      if (read === undefined) throw new MalformedInput(`${what} has no union branch ${i}`);
-      return read(c);
+      const ops = branches[i];
+      if (ops === undefined) throw new MalformedInput(`${what} has no union branch ${i}`);
+      return ops;
     };
+    return { read: (c) => branch(c).read(c), skip: (c) => branch(c).skip(c) };
   }
   // a logical type other than on long (typeHook) is read as its underlying type, as avsc does
   const type = typeof schema === 'string' ? schema : isObject(schema) && typeof schema['type'] === 'string' ? schema['type'] : undefined;
   switch (type) {
     case 'null':
-      return () => null;
+      return { read: () => null, skip: () => undefined };
     case 'boolean':
-      return (c) => c.fixed(1, what)[0] !== 0;
+      return { read: (c) => c.fixed(1, what)[0] !== 0, skip: (c) => c.skipFixed(1, what) };
     case 'int':
-      return (c) => c.long(what);
+      return { read: (c) => c.long(what), skip: (c) => c.skipLong(what) };
     case 'long':
-      return (c) => c.bigLong(what);
+      return { read: (c) => c.bigLong(what), skip: (c) => c.skipLong(what) };
     case 'bytes':
-      return (c) => c.bytes(what);
+      return { read: (c) => c.bytes(what), skip: (c) => c.skipBytes(what) };
     case 'string':
-      return (c) => c.bytes(what).toString('utf8');
-    default:
-      return undefined;
-  }
-}
-
-/** What `leaf` reads, skipped: the same checks (truncation, varint length, union branch), no value built. */
-function skipLeaf(schema: unknown, what: string): Skip | undefined {
-  if (Array.isArray(schema)) {
-    const branches = schema.map((b: unknown) => skipLeaf(b, what));
-    if (!branches.every((b): b is Skip => b !== undefined)) return undefined;
-    return (c) => {
-      const i = c.long(`${what} union branch`);
-      const skip = branches[i];
-      if (skip === undefined) throw new MalformedInput(`${what} has no union branch ${i}`);
-      skip(c);
-    };
-  }
-  const type = typeof schema === 'string' ? schema : isObject(schema) && typeof schema['type'] === 'string' ? schema['type'] : undefined;
-  switch (type) {
-    case 'null':
-      return () => undefined;
-    case 'boolean':
-      return (c) => c.skipFixed(1, what);
-    case 'int':
-    case 'long':
-      return (c) => c.skipLong(what);
-    case 'bytes':
-    case 'string':
-      return (c) => c.skipBytes(what);
+      return { read: (c) => c.bytes(what).toString('utf8'), skip: (c) => c.skipBytes(what) };
     default:
       return undefined;
   }
@@ -177,10 +155,10 @@ function compileArrayFill<V>(f: AvroField, what: string, value: MetricValue<V>, 
   if (Array.isArray(items) && items.length !== (itemNull < 0 ? 1 : 2)) return undefined;
   const record = asRecord(items, `${what} element`);
   const names = pairNames(items, what);
-  const leaves = record.fields.map((x) => leaf(x.type, what));
-  if (!leaves.every((l): l is Leaf => l !== undefined)) return undefined;
-  const skips = record.fields.map((x) => skipLeaf(x.type, what));
-  if (!skips.every((l): l is Skip => l !== undefined)) return undefined;
+  const ops = record.fields.map((x) => leaf(x.type, what));
+  if (!ops.every((l): l is LeafOps => l !== undefined)) return undefined;
+  const leaves = ops.map((o) => o.read);
+  const skips = ops.map((o) => o.skip);
   const keyAt = record.fields.findIndex((x) => x.name === names.key);
   const valueAt = record.fields.findIndex((x) => x.name === names.value);
   const whatKey = `${what} key`;
