@@ -13,6 +13,8 @@ import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { Config } from '../../../src/config/index.js';
 import { buildService } from '../../../src/main.js';
+import { LARGE_JSON_BYTES } from '../../../src/service/engine/plan-engine.js';
+import { joinJsonArrays } from '../../../src/service/engine/worker-pool.js';
 import type { ScanOutcome } from '../../../src/service/index.js';
 import { testConfig } from '../../helpers/config.js';
 import { writeSyntheticTable } from '../../../tools/iceberg-writer/index.js';
@@ -238,4 +240,17 @@ t.test("/metrics shows each planning worker's own heap after its jobs", async (t
     t.ok(used > 1 << 20 && committed >= used, `worker ${worker}: ${used} bytes used of ${committed} committed`);
   }
   t.ok(reported >= 1, 'at least the worker that planned reported its heap');
+});
+
+t.test("a page joined from workers' parts is one JSON array in order, whether the parts came as strings or bytes", async (t) => {
+  const parts = ['[{"a":1},{"a":2}]', '[]', Buffer.from('[{"a":"é"}]'), '[{"a":4}]'] as const;
+  const joined = joinJsonArrays(parts);
+  t.ok(Buffer.isBuffer(joined), 'bytes when any part is');
+  t.same(JSON.parse(joined.toString()), [{ a: 1 }, { a: 2 }, { a: 'é' }, { a: 4 }]);
+  t.equal(joinJsonArrays(['[1]', '[]', '[2,3]']), '[1,2,3]', 'a string when every part is, and small');
+  t.equal(joinJsonArrays(['[]', Buffer.from('[]')]).toString(), '[]', 'empty parts join to an empty array');
+  const large = `[${'"x",'.repeat(LARGE_JSON_BYTES / 4)}"y"]`;
+  const big = joinJsonArrays([large, '[]']);
+  t.ok(Buffer.isBuffer(big), 'bytes when the joined text is large (it would be a large-object string)');
+  t.equal((JSON.parse(big.toString()) as unknown[]).length, LARGE_JSON_BYTES / 4 + 1);
 });
