@@ -76,14 +76,18 @@ function gzipPieces(pieces: readonly Buffer[]): Promise<Buffer> {
   });
 }
 
-/** An answer's bytes as negotiated: gzip (made once per answer object) when accepted and not tiny, else the JSON text. */
-export async function negotiatedBody(body: object, acceptEncoding: string | readonly string[] | undefined): Promise<{ readonly bytes: Buffer; readonly gzip: boolean }> {
+/** An answer's body as negotiated: gzip (made once per answer object) when accepted and not tiny, else the JSON text (json/stringify jsonParts). */
+export async function negotiatedBody(body: object, acceptEncoding: string | readonly string[] | undefined): Promise<{ readonly bytes: Buffer | string; readonly gzip: boolean }> {
   const wanted = acceptsGzip(acceptEncoding);
   const held = wanted ? GZIPPED.get(body) : undefined;
   if (held) return { bytes: await held, gzip: true };
-  // bytes, not a string: a page of tasks a worker wrote as bytes is never decoded, and compressed
-  // from its pieces, never joined into a copy first
   const parts = jsonParts(body);
+  if (typeof parts === 'string') {
+    if (!wanted || Buffer.byteLength(parts) < MIN_COMPRESSED_BYTES) return { bytes: parts, gzip: false };
+    return { bytes: await gzippedOnce(body, parts), gzip: true };
+  }
+  // a page of tasks a worker wrote as bytes is never decoded, and is compressed from its pieces,
+  // never joined into a copy first
   const length = parts.reduce((n, p) => n + p.length, 0);
   if (!wanted || length < MIN_COMPRESSED_BYTES) return { bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts, length), gzip: false };
   return { bytes: await gzippedOnce(body, parts), gzip: true };

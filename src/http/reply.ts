@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { jsonBytes } from '../json/index.js';
+import { jsonBody } from '../json/index.js';
 
-/** Writes a JSON body with bigint-exact numbers (snapshot ids, sequence numbers), embedded RawJson as its bytes. */
+/** Writes a JSON body with bigint-exact numbers (snapshot ids, sequence numbers), embedded RawJson as it is held (json/stringify jsonParts). */
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type('application/json').send(jsonBytes(body));
+  return reply.code(status).type('application/json').send(jsonBody(body));
 }

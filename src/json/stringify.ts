@@ -14,19 +14,23 @@ import { RawJson } from './raw.js';
  */
 export function stringifyJson(value: unknown, space?: number): string {
   const marked = markedJson(value, space);
-  if (marked.made === 0) return marked.out;
-  let found = 0;
-  const result = marked.out.replace(MARKED, (_m, num: string | undefined, raw: string | undefined) => {
-    found++;
-    return num ?? marked.raws[Number(raw)]?.string() ?? '';
-  });
-  if (found === marked.made) return result;
-  return slowStringify(value, space);
+  return unmarked(marked) ?? slowStringify(value, space);
 }
 
-/** JSON.stringify's text with a marker for each bigint, JsonFloat and RawJson, how many it made, and the RawJson by ordinal. */
-function markedJson(value: unknown, space?: number): { readonly out: string; readonly made: number; readonly raws: readonly RawJson[] } {
+interface Marked {
+  /** JSON.stringify's text, with a marker for each bigint, JsonFloat and RawJson. */
+  readonly out: string;
+  /** How many markers it made. */
+  readonly made: number;
+  /** Each RawJson, by the ordinal its marker names. */
+  readonly raws: readonly RawJson[];
+  /** Whether a RawJson holds bytes rather than a string. */
+  readonly bytes: boolean;
+}
+
+function markedJson(value: unknown, space?: number): Marked {
   let made = 0;
+  let bytes = false;
   const raws: RawJson[] = [];
   const replacer = (_key: string, v: unknown): unknown => {
     const t = typeof v;
@@ -40,32 +44,42 @@ function markedJson(value: unknown, space?: number): { readonly out: string; rea
     }
     if (t === 'object' && v instanceof RawJson) {
       made++;
+      if (typeof v.text !== 'string') bytes = true;
       return `${MARK}r${raws.push(v) - 1}`;
     }
     return v;
   };
   const out = JSON.stringify(value, replacer, space) as string | undefined;
   if (out === undefined) throw new TypeError(`Cannot serialise a top-level ${typeof value} as JSON`);
-  return { out, made, raws };
+  return { out, made, raws, bytes };
+}
+
+/** The marked text with its markers replaced; undefined when a real string looked like a marker. */
+function unmarked({ out, made, raws }: Marked): string | undefined {
+  if (made === 0) return out;
+  let found = 0;
+  const result = out.replace(MARKED, (_m, num: string | undefined, raw: string | undefined) => {
+    found++;
+    return num ?? raws[Number(raw)]?.string() ?? '';
+  });
+  return found === made ? result : undefined;
 }
 
 /**
- * `stringifyJson(value)` as UTF-8 bytes, with each RawJson's bytes copied in once: a page of tasks
- * a planning worker wrote as bytes never becomes a string on this thread (a megabyte string lives
- * in V8's old space until a full collection; these bytes go with the Buffer that holds them).
+ * `stringifyJson(value)` as a writer takes it: the string itself, unless a RawJson in it holds
+ * bytes (a page of tasks a planning worker wrote); then its UTF-8 bytes as the pieces they are
+ * made of, in order (the text around each RawJson, and each RawJson's own bytes, not copied), so
+ * those bytes never become a string on this thread (a megabyte string lives in V8's old space
+ * until a full collection) and a writer that takes pieces (a gzip stream) joins them itself.
+ *
+ * A string when it can be: encoding a large answer to a Buffer of its own (a commit's 200 KB of
+ * table metadata) allocates outside the heap on every answer, and that pressure made V8 run a
+ * full collection every ~25 commits; a socket writes a string without it.
  */
-export function jsonBytes(value: unknown): Buffer {
-  const parts = jsonParts(value);
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-}
-
-/**
- * `jsonBytes(value)` as the pieces it is made of, in order: the text around each RawJson, and each
- * RawJson's own bytes (not copied), for a writer that takes pieces (a gzip stream) to join them.
- */
-export function jsonParts(value: unknown): Buffer[] {
-  const { out, made, raws } = markedJson(value);
-  if (made === 0) return [Buffer.from(out, 'utf8')];
+export function jsonParts(value: unknown): string | Buffer[] {
+  const marked = markedJson(value);
+  if (!marked.bytes) return unmarked(marked) ?? slowStringify(value);
+  const { out, made, raws } = marked;
   const parts: Buffer[] = [];
   let from = 0;
   let found = 0;
@@ -79,6 +93,12 @@ export function jsonParts(value: unknown): Buffer[] {
   if (found !== made) return [Buffer.from(slowStringify(value), 'utf8')];
   parts.push(Buffer.from(out.slice(from), 'utf8'));
   return parts;
+}
+
+/** `jsonParts(value)` as one body: the string, or the pieces joined. */
+export function jsonBody(value: unknown): string | Buffer {
+  const parts = jsonParts(value);
+  return typeof parts === 'string' ? parts : parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
 /**

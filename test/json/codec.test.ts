@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { JsonFloat, jsonBytes, jsonFloat, jsonIntegerLength, jsonLength, jsonStringLength, parseJson, RawJson, stringifyJson } from '../../src/json/index.js';
+import { JsonFloat, jsonBody, jsonFloat, jsonIntegerLength, jsonLength, jsonStringLength, parseJson, RawJson, stringifyJson } from '../../src/json/index.js';
 
 t.test('integers beyond 2^53 parse to exact bigints and safe integers stay numbers', async (t) => {
   const v = parseJson('{"a": 9158179788527662767, "b": -9223372036854775808, "c": 9007199254740991, "d": 12}') as Record<
@@ -194,20 +194,23 @@ t.test('RawJson is embedded verbatim, beside bigints, and never re-quoted', asyn
   t.same(parseJson(text), { a: [{ x: 1 }, '\u0000'], b: 12345678901234567890n, c: '\u0000r0' });
 });
 
-t.test('jsonBytes is stringifyJson as UTF-8, with RawJson bytes embedded as they are, whatever the values', async (t) => {
+t.test('jsonBody is stringifyJson: the string itself unless a RawJson holds bytes, then UTF-8 with those bytes embedded as they are, whatever the values', async (t) => {
   const page = Buffer.from('[{"file-path":"s3://b/é/0.parquet","n":1}]', 'utf8');
   const value = { a: new RawJson(page), s: new RawJson('{"x":[1,2]}'), b: 12345678901234567890n, f: jsonFloat(30), c: '\u0000r0', u: undefined, z: 'ü' };
-  const bytes = jsonBytes(value);
-  t.ok(Buffer.isBuffer(bytes));
+  const bytes = jsonBody(value);
+  t.ok(Buffer.isBuffer(bytes), 'bytes, for a RawJson of bytes');
   t.equal(bytes.toString('utf8'), stringifyJson(value), 'the same text as stringifyJson');
   t.equal(bytes.toString('utf8'), '{"a":[{"file-path":"s3://b/é/0.parquet","n":1}],"s":{"x":[1,2]},"b":12345678901234567890,"f":30.0,"c":"\\u0000r0","z":"ü"}');
+  const textOnly = { s: new RawJson('{"x":[1,2]}'), b: 12345678901234567890n, z: 'ü' };
+  t.equal(jsonBody(textOnly), stringifyJson(textOnly), 'a string, for RawJson of strings only: nothing is encoded apart');
   // a view into a larger buffer: only its own bytes are embedded
   const pool = Buffer.from('xx[1,2]yy');
-  t.equal(jsonBytes({ v: new RawJson(pool.subarray(2, 7)) }).toString('utf8'), '{"v":[1,2]}');
+  t.equal(jsonBody({ v: new RawJson(pool.subarray(2, 7)) }).toString('utf8'), '{"v":[1,2]}');
   fc.assert(
-    fc.property(fc.jsonValue(), fc.jsonValue(), (x, y) => {
-      const v = { x, raw: new RawJson(Buffer.from(JSON.stringify(y) ?? 'null', 'utf8')) };
-      return jsonBytes(v).toString('utf8') === stringifyJson(v);
+    fc.property(fc.jsonValue(), fc.jsonValue(), fc.boolean(), (x, y, asBytes) => {
+      const text = JSON.stringify(y) ?? 'null';
+      const v = { x, raw: new RawJson(asBytes ? Buffer.from(text, 'utf8') : text) };
+      return jsonBody(v).toString('utf8') === stringifyJson(v);
     }),
     { numRuns: 2000 },
   );
