@@ -21,7 +21,7 @@
  *
  * Faults (bench/soak/faults.ts): latency under and over the request timeout, a bandwidth limit,
  * connections reset, connections cut mid-body, a timeout toxic, the upstream down 30 s then back,
- * SIGHUP with a changed config (twice a cycle). Goals (bench/soak/goals.ts): every request answered
+ * the fixture restarted (its catalog, a SQLite file, and warehouse kept), SIGHUP with a changed config (twice a cycle). Goals (bench/soak/goals.ts): every request answered
  * within its deadline + 1 s, every error an ErrorModel, no 5xx but mapped upstream faults while
  * one is on; nothing lost (read back through independent readers: the fixture itself, the
  * filesystem warehouse's own metadata files, the PostgreSQL catalog tables, pyiceberg on each);
@@ -29,11 +29,10 @@
  * event loop's p99; the status page showing each fault.
  *
  * Left out of issue #43's list (not built here): S3 (moto) behind Toxiproxy and its slowdowns (the
- * warehouses are local folders); restarting the fixture (its catalog is a temp SQLite file that a
- * restart would lose); a pair of Icefronts with one killed and restarted; Spark as a client (its
+ * warehouses are local folders); a pair of Icefronts with one killed and restarted; Spark as a client (its
  * JVM would take most of the two cores); the hostile corpus' raw HTTP framings (they need a socket
  * of their own). The inspector is on in Icefront's process (not what an operator runs) because
- * Icefront exposes no process metrics and no way to force a GC.
+ * nothing else can force a GC (bench/soak/process.ts).
  *
  * `--samples FILE` writes every sample (RSS, heaps, caches, fds, the event loop) and the fault windows
  * as JSON; `--screenshot FILE` the status page at the end, as Debian's chromium shows it (PNG).
@@ -178,6 +177,7 @@ async function main(): Promise<number> {
       toxicMs: SHORT ? 6000 : 15_000,
       quietMs: SHORT ? 6000 : 12_000,
       endAt,
+      restartUpstream: () => fixture.restart(),
       reload: (v) => {
         variant = v;
         writeConfig(inputs, variant);

@@ -1,14 +1,17 @@
 /**
  * The fault schedule, on Toxiproxy between Icefront and the `rest` catalog's upstream (the REST
- * fixture), and on Icefront itself (SIGHUP with a changed config). One cycle, repeated while the
- * run lasts (a fault starts only when it and the quiet after it fit before the end):
+ * fixture), on the fixture itself (restarted), and on Icefront (SIGHUP with a changed config). One
+ * cycle, repeated while the run lasts (a fault starts only when it and the quiet after it fit
+ * before the end):
  *
- *   latency 500 ms (under the request timeout) · upstream down 30 s, then back · SIGHUP (the `rest`
+ *   latency 500 ms (under the request timeout) · upstream down 30 s, then back · the fixture
+ *   restarted (its JVM stopped and started again: new connections, a cold JVM) · SIGHUP (the `rest`
  *   catalog's timeout changed, a catalog added) · latency 3 s (over the timeout: 504s) ·
  *   reset_peer (connections reset) · limit_data 2 KB (connections cut mid-body) · timeout (data
  *   held, never delivered) · bandwidth 10 KB/s · SIGHUP back.
  *
- * Each fault lasts `toxicMs` (the down phase 30 s), then `quietMs` of nothing before the next.
+ * Each fault lasts `toxicMs` (the down phase 30 s; a restart until the fixture answers again),
+ * then `quietMs` of nothing before the next.
  * A toxic ends by taking the proxy down and up at once (its connections cut, its toxics gone:
  * harness/toxiproxy.ts explains why not a removal). After each end, /readyz is polled until it is
  * ready and the status page is read (faults.ts records what it showed, goals.ts judges it).
@@ -30,11 +33,16 @@ export interface FaultWindow {
   reloadApplied?: boolean;
 }
 
-type Step = { readonly name: string; readonly toxic: Toxic } | { readonly name: 'upstream down 30 s'; readonly down: true } | { readonly name: string; readonly reload: 0 | 1 };
+type Step =
+  | { readonly name: string; readonly toxic: Toxic }
+  | { readonly name: 'upstream down 30 s'; readonly down: true }
+  | { readonly name: 'fixture restarted'; readonly restart: true }
+  | { readonly name: string; readonly reload: 0 | 1 };
 
 const STEPS: readonly Step[] = [
   { name: 'latency 500 ms', toxic: { name: 'slow', type: 'latency', attributes: { latency: 500, jitter: 100 } } },
   { name: 'upstream down 30 s', down: true },
+  { name: 'fixture restarted', restart: true },
   { name: 'SIGHUP: timeout 2.5 s, catalog added', reload: 1 },
   { name: 'latency 3 s', toxic: { name: 'slower', type: 'latency', attributes: { latency: 3000 } } },
   { name: 'reset_peer', toxic: { name: 'reset', type: 'reset_peer', attributes: { timeout: 50 } } },
@@ -45,6 +53,8 @@ const STEPS: readonly Step[] = [
 ];
 
 const DOWN_MS = 30_000;
+/** What a restart is allowed for when the schedule checks that it fits (a JVM starts in 5-15 s here). */
+const RESTART_MS = 20_000;
 
 export interface ScheduleOptions {
   readonly proxy: ToxiProxy;
@@ -53,6 +63,8 @@ export interface ScheduleOptions {
   readonly toxicMs: number;
   readonly quietMs: number;
   readonly endAt: number;
+  /** Stops the upstream (the fixture's JVM) and starts it again; resolves once it answers. */
+  restartUpstream(): Promise<void>;
   /** Writes config variant `v` and sends SIGHUP. */
   reload(variant: 0 | 1): void;
   alive(): boolean;
@@ -63,7 +75,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runSchedule(o: ScheduleOptions, windows: FaultWindow[]): Promise<void> {
   for (let cycle = 0; o.alive(); cycle++) {
     for (const step of STEPS) {
-      const length = 'down' in step ? DOWN_MS : 'toxic' in step ? o.toxicMs : 0;
+      const length = 'down' in step ? DOWN_MS : 'restart' in step ? RESTART_MS : 'toxic' in step ? o.toxicMs : 0;
       if (Date.now() + length + o.quietMs > o.endAt || !o.alive()) return;
       const window: FaultWindow = { name: step.name, upstream: !('reload' in step), start: Date.now(), end: 0 };
       windows.push(window);
@@ -72,6 +84,8 @@ export async function runSchedule(o: ScheduleOptions, windows: FaultWindow[]): P
         await pause(length);
         await o.proxy.down();
         await o.proxy.up();
+      } else if ('restart' in step) {
+        await o.restartUpstream();
       } else if ('down' in step) {
         await o.proxy.down();
         await pause(length);

@@ -1,9 +1,9 @@
 /**
  * Icefront as operators run it: the built server (`node dist/cli.js serve --config FILE --port 0`,
  * what bin/icefront.js runs), in a process of its own, plus one thing an operator would not turn
- * on: Node's inspector on a loopback port, so that the bench can force a GC and read the heap and
- * the event loop's delay from inside the process (Icefront exposes neither: its /metrics holds no
- * process metrics, and nothing forces a GC). The inspector is idle between samples.
+ * on: Node's inspector on a loopback port, so that the bench can force a GC and read the heap
+ * after it, and the event loop's delay, from inside the process (/metrics reports the heap and the
+ * loop too, but nothing there forces a GC). The inspector is idle between samples.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

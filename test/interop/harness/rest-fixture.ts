@@ -2,7 +2,7 @@
  * The Iceberg REST fixture (RESTCatalogServer 1.11.0 through tools/interop's loopback launcher)
  * as a child process: a temp warehouse, a SQLite catalog file, a free port on 127.0.0.1.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,10 +29,16 @@ export interface RestFixture {
   readonly warehouseDir: string;
   /** CATALOG_WAREHOUSE as given to the fixture (`file://…` or `s3://…`). */
   readonly warehouse: string;
-  /** The JVM's process id (its memory is in /proc/<pid>). */
+  /** The running JVM's process id (its memory is in /proc/<pid>); a restart changes it. */
   readonly pid: number;
-  /** The fixture's stderr so far (Jetty and catalog logs), for failure messages. */
+  /** The fixture's stderr so far (Jetty and catalog logs, every run of it), for failure messages. */
   log(): string;
+  /**
+   * Stops the JVM as a deployment's restart does (SIGTERM, then SIGKILL after 5 s) and starts it
+   * again on the same port, catalog file and warehouse, so everything committed before is still
+   * there; resolves once it answers `GET /v1/config` again.
+   */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,30 +59,49 @@ export async function startRestFixture(
     CATALOG_S3_SECRET__ACCESS__KEY: options.s3.secretAccessKey,
     CATALOG_CLIENT_REGION: options.s3.region,
   };
-  // stdin stays an open pipe: the launcher exits when it closes, i.e. when this process dies.
-  const child = spawn('java', [...(options.jvmOptions ?? []), '-cp', env.fixtureClasspath.join(path.delimiter), env.fixtureMain, '--exit-on-stdin-eof'], {
-    cwd: dir,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      CATALOG_WAREHOUSE: warehouse,
-      ...s3,
-      CATALOG_URI: `jdbc:sqlite:${path.join(dir, 'catalog.db')}`,
-      CATALOG_REST_PORT: '0',
-    },
-  });
-  const out = new Tail();
   const err = new Tail();
-  child.stderr.on('data', (c: Buffer) => err.push(c));
+  let child: ChildProcess | undefined;
+  /** The JVM on `port` (0: a free one), once it answers; its base URI. */
+  const launch = async (port: number): Promise<string> => {
+    // stdin stays an open pipe: the launcher exits when it closes, i.e. when this process dies.
+    const jvm = spawn('java', [...(options.jvmOptions ?? []), '-cp', env.fixtureClasspath.join(path.delimiter), env.fixtureMain, '--exit-on-stdin-eof'], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        CATALOG_WAREHOUSE: warehouse,
+        ...s3,
+        CATALOG_URI: `jdbc:sqlite:${path.join(dir, 'catalog.db')}`,
+        CATALOG_REST_PORT: String(port),
+      },
+    });
+    child = jvm;
+    jvm.stderr.on('data', (c: Buffer) => err.push(c));
+    const url = `http://127.0.0.1:${await listeningPort(jvm, new Tail(), options.startTimeoutMs ?? 60_000)}`;
+    await waitForConfig(url, 30_000);
+    return url;
+  };
   const close = async (): Promise<void> => {
-    await stopProcess(child);
+    if (child) await stopProcess(child);
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const port = await listeningPort(child, out, options.startTimeoutMs ?? 60_000);
-    const url = `http://127.0.0.1:${port}`;
-    await waitForConfig(url, 30_000);
-    return { url, warehouseDir, warehouse, pid: child.pid!, log: () => err.toString(), close };
+    const url = await launch(0);
+    const port = Number(new URL(url).port);
+    return {
+      url,
+      warehouseDir,
+      warehouse,
+      get pid() {
+        return child!.pid!;
+      },
+      log: () => err.toString(),
+      restart: async () => {
+        await stopProcess(child!);
+        await launch(port);
+      },
+      close,
+    };
   } catch (e) {
     await close();
     throw new Error(`REST fixture did not start: ${(e as Error).message}\n${err.toString().slice(-3000)}`);
