@@ -77,20 +77,20 @@ function gzipPieces(pieces: readonly Buffer[]): Promise<Buffer> {
 }
 
 /** An answer's body as negotiated: gzip (made once per answer object) when accepted and not tiny, else the JSON text (json/stringify jsonParts). */
-export async function negotiatedBody(body: object, acceptEncoding: string | readonly string[] | undefined): Promise<{ readonly bytes: Buffer | string; readonly gzip: boolean }> {
+export async function negotiatedBody(body: object, acceptEncoding: string | readonly string[] | undefined): Promise<{ readonly body: Buffer | string; readonly gzip: boolean }> {
   const wanted = acceptsGzip(acceptEncoding);
   const held = wanted ? GZIPPED.get(body) : undefined;
-  if (held) return { bytes: await held, gzip: true };
+  if (held) return { body: await held, gzip: true };
   const parts = jsonParts(body);
   if (typeof parts === 'string') {
-    if (!wanted || Buffer.byteLength(parts) < MIN_COMPRESSED_BYTES) return { bytes: parts, gzip: false };
-    return { bytes: await gzippedOnce(body, parts), gzip: true };
+    if (!wanted || Buffer.byteLength(parts) < MIN_COMPRESSED_BYTES) return { body: parts, gzip: false };
+    return { body: await gzippedOnce(body, parts), gzip: true };
   }
   // a page of tasks a worker wrote as bytes is never decoded, and is compressed from its pieces,
   // never joined into a copy first
   const length = parts.reduce((n, p) => n + p.length, 0);
-  if (!wanted || length < MIN_COMPRESSED_BYTES) return { bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts, length), gzip: false };
-  return { bytes: await gzippedOnce(body, parts), gzip: true };
+  if (!wanted || length < MIN_COMPRESSED_BYTES) return { body: parts.length === 1 ? parts[0]! : Buffer.concat(parts, length), gzip: false };
+  return { body: await gzippedOnce(body, parts), gzip: true };
 }
 
 /**
@@ -99,10 +99,10 @@ export async function negotiatedBody(body: object, acceptEncoding: string | read
  * (`Vary`, RFC 9110 §12.5.5).
  */
 export async function sendJsonNegotiated(request: FastifyRequest, reply: FastifyReply, status: number, body: object): Promise<FastifyReply> {
-  const { bytes, gzip: zipped } = await negotiatedBody(body, request.headers['accept-encoding']);
+  const { body: sent, gzip: zipped } = await negotiatedBody(body, request.headers['accept-encoding']);
   reply.code(status).type('application/json').header('vary', 'accept-encoding');
   if (zipped) reply.header('content-encoding', 'gzip');
-  return reply.send(bytes);
+  return reply.send(sent);
 }
 
 /** A Vary field value that also names Accept-Encoding (RFC 9110 §12.5.5). */

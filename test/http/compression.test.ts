@@ -92,14 +92,14 @@ t.test("an answer's compressed form is made once: the same answer object gives t
   const a = await negotiatedBody(page, 'gzip');
   const b = await negotiatedBody(page, 'gzip, deflate');
   t.ok(a.gzip && b.gzip, 'gzip, as asked');
-  t.equal(a.bytes, b.bytes, 'the very same buffer: not compressed again');
+  t.equal(a.body, b.body, 'the very same buffer: not compressed again');
   const copy = await negotiatedBody({ 'file-scan-tasks': tasks }, 'gzip');
-  t.not(copy.bytes, a.bytes, 'an equal but other answer is compressed on its own');
-  t.same(copy.bytes, a.bytes, 'to the same bytes');
+  t.not(copy.body, a.body, 'an equal but other answer is compressed on its own');
+  t.same(copy.body, a.body, 'to the same bytes');
   const plain = await negotiatedBody(page, undefined);
   t.equal(plain.gzip, false, 'a client that does not ask gets the text');
-  t.same(JSON.parse(plain.bytes.toString('utf8')), page, 'the answer as JSON');
-  t.same(zlib.gunzipSync(a.bytes), Buffer.from(plain.bytes), 'which is what the gzip form decodes to');
+  t.same(JSON.parse(plain.body.toString('utf8')), page, 'the answer as JSON');
+  t.same(zlib.gunzipSync(a.body), Buffer.from(plain.body), 'which is what the gzip form decodes to');
 });
 
 t.test('a load-table answer comes gzipped when asked, under the weak form of its ETag; either form revalidates', async (t) => {
