@@ -81,13 +81,13 @@ export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, dep
 
 /** A catalog Icefront keeps itself. A `sql` catalog's database is opened now; a failure is every request's answer until a reload. */
 function ownCatalog(config: Exclude<CatalogConfig, RestCatalogConfig>, deps: CatalogDeps): Catalog {
-  const cacheMetrics = deps.cacheMetrics && { cacheMetrics: deps.cacheMetrics };
-  return config.type === 'sql' ? sqlCatalog(config, cacheMetrics) : createFilesystemCatalog(config, undefined, { ...cacheMetrics });
+  const cache = { ...(deps.cacheMetrics && { cacheMetrics: deps.cacheMetrics }), ...(config.metadataCacheBytes !== undefined && { metadataCacheBytes: config.metadataCacheBytes }) };
+  return config.type === 'sql' ? sqlCatalog(config, cache) : createFilesystemCatalog(config, undefined, cache);
 }
 
-function sqlCatalog(config: SqlCatalogConfig, cacheMetrics: { cacheMetrics: CacheMetrics } | undefined): Catalog {
+function sqlCatalog(config: SqlCatalogConfig, cache: { readonly cacheMetrics?: CacheMetrics; readonly metadataCacheBytes?: number }): Catalog {
   const open = () => openSqlStore({ uri: config.uri, catalogName: config.catalogName, ...(config.schemaVersion && { schemaVersion: config.schemaVersion }) });
-  const common = { name: config.name, warehouseLocation: config.warehouseLocation, planning: config.planning === 'on', readOnly: config.readOnly === true, ...cacheMetrics };
+  const common = { name: config.name, warehouseLocation: config.warehouseLocation, planning: config.planning === 'on', readOnly: config.readOnly === true, ...cache };
   if (config.s3) {
     // an S3 warehouse (issue #40 item 3): read anywhere on S3 with the catalog's settings, write below the warehouse only
     const options = s3OptionsFromTableConfig({}, config.s3);

@@ -43,3 +43,15 @@ t.test("a catalog Icefront keeps itself shows its table-metadata cache on /metri
   const held = await bytes();
   t.ok(sizes.includes(held), `it holds ${held} bytes, the size of a metadata file of the table on disk`);
 });
+
+t.test("an own catalog's metadata-cache-bytes is its table-metadata cache's budget: a table file larger than it is answered, not held", async (t) => {
+  const app = appWith([{ ...demoCatalog(), metadataCacheBytes: 1000 }]);
+  t.teardown(() => app.close());
+  const gauge = async (name: string) => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, `${name}{cache="table-metadata:demo"}`);
+  t.equal(await gauge('icefront_cache_budget_bytes'), 1000, 'the budget on /metrics');
+  const dir = path.join(DEMO_WAREHOUSE, 'sales', 'orders', 'metadata');
+  const smallest = Math.min(...fs.readdirSync(dir).filter((f) => f.endsWith('.metadata.json')).map((f) => fs.statSync(path.join(dir, f)).size));
+  t.ok(smallest > 1000, `the table's metadata files (${smallest} bytes at least) are larger than the budget`);
+  t.equal((await app.inject({ method: 'GET', url: '/v1/demo/namespaces/sales/tables/orders' })).statusCode, 200, 'the table still loads');
+  t.equal(await gauge('icefront_cache_bytes'), 0, 'and nothing is held');
+});

@@ -182,6 +182,7 @@ interface RawFilesystemCatalog {
   planning?: string | boolean;
   'refresh-ms'?: number;
   'read-only'?: boolean;
+  'metadata-cache-bytes'?: number;
 }
 
 interface RawSqlCatalog {
@@ -192,6 +193,7 @@ interface RawSqlCatalog {
   locations?: Record<string, string>;
   planning?: string | boolean;
   'read-only'?: boolean;
+  'metadata-cache-bytes'?: number;
   'schema-version'?: 'V0' | 'V1';
   storage?: { s3?: RawS3Storage };
 }
@@ -240,6 +242,7 @@ function buildSql(name: string, c: RawSqlCatalog, base: string, report: Report):
     catalogName: c['catalog-name'] ?? name,
     planning: c.planning === 'off' || c.planning === false ? 'off' : 'on',
     ...(c['read-only'] === true && { readOnly: true }),
+    ...(c['metadata-cache-bytes'] !== undefined && { metadataCacheBytes: c['metadata-cache-bytes'] }),
     ...(c['schema-version'] && { schemaVersion: c['schema-version'] }),
   } as const;
   const at = (...keys: string[]) => ['catalogs', name, ...keys];
@@ -432,6 +435,7 @@ function build(raw: RawConfig, source: string, report: Report, env: NodeJS.Proce
         // a writable catalog's commits are seen by the next load on every replica (issue #40): nothing reused unless asked
         refreshMs: c['refresh-ms'] ?? (c['read-only'] === true ? DEFAULTS.refreshMs : 0),
         ...(c['read-only'] === true && { readOnly: true }),
+        ...(c['metadata-cache-bytes'] !== undefined && { metadataCacheBytes: c['metadata-cache-bytes'] }),
       }),
     );
   }

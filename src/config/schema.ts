@@ -22,6 +22,7 @@ const filesystemCatalog = {
     planning: { enum: ['on', 'off', true, false] },
     'refresh-ms': { type: 'integer', minimum: 0, maximum: 60000 },
     'read-only': { type: 'boolean' },
+    'metadata-cache-bytes': { type: 'integer', minimum: 0 },
   },
 } as const;
 
@@ -60,6 +61,7 @@ const sqlCatalog = {
     },
     planning: { enum: ['on', 'off', true, false] },
     'read-only': { type: 'boolean' },
+    'metadata-cache-bytes': { type: 'integer', minimum: 0 },
     'schema-version': { enum: ['V0', 'V1'] },
     storage: { type: 'object', additionalProperties: false, properties: { s3: s3Storage } },
   },

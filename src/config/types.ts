@@ -59,6 +59,8 @@ export interface FilesystemCatalogConfig {
   readonly refreshMs?: number;
   /** `read-only: true`: every mutation answers 406 (default: writable). */
   readonly readOnly?: boolean;
+  /** `metadata-cache-bytes`: the budget of the catalog's parsed table metadata (default 64 MiB). */
+  readonly metadataCacheBytes?: number;
 }
 
 /** How Icefront authenticates toward an upstream REST catalog. */
@@ -182,6 +184,8 @@ export interface SqlCatalogConfig {
   readonly s3?: S3StorageConfig;
   readonly planning: 'on' | 'off';
   readonly readOnly?: boolean;
+  /** `metadata-cache-bytes`: the budget of the catalog's parsed table metadata (default 64 MiB). */
+  readonly metadataCacheBytes?: number;
   /** Java's `jdbc.schema-version`: `V1` migrates a V0 database (adds `iceberg_type`, for views). */
   readonly schemaVersion?: 'V0' | 'V1';
 }

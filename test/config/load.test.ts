@@ -336,3 +336,14 @@ t.test('storage.s3 on a local sql warehouse, and locations or dot segments on an
     /catalogs\.lake\.warehouse-location: an S3 key prefix cannot hold \. or \.\. segments/,
   );
 });
+
+t.test("metadata-cache-bytes sets an own catalog's table-metadata budget; absent, the default stands; a negative one names its line", async (t) => {
+  const sized = parseConfig(sqlYaml('warehouse-location: /srv/lake', 'metadata-cache-bytes: 8388608'), '/etc/c.yaml').catalogs.get('lake');
+  t.equal(sized?.type === 'sql' && sized.metadataCacheBytes, 8388608);
+  const plain = parseConfig(sqlYaml('warehouse-location: /srv/lake'), '/etc/c.yaml').catalogs.get('lake');
+  t.equal(plain?.type === 'sql' && plain.metadataCacheBytes, undefined, 'absent: the catalog keeps its default');
+  t.match(configError(() => parseConfig(sqlYaml('warehouse-location: /srv/lake', 'metadata-cache-bytes: -1'), 'c.yaml')), /^c\.yaml:6: catalogs\.lake\.metadata-cache-bytes: /);
+  const fsYaml = ['catalogs:', '  demo:', '    type: filesystem', `    warehouse: ${JSON.stringify(path.join(REPO, 'fixtures', 'warehouse'))}`, '    metadata-cache-bytes: 0', ''].join('\n');
+  const demo = parseConfig(fsYaml, '/etc/c.yaml').catalogs.get('demo');
+  t.equal(demo?.type === 'filesystem' && demo.metadataCacheBytes, 0, 'on a filesystem catalog too (0: nothing held)');
+});
