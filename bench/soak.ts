@@ -36,6 +36,9 @@
  *
  * `--samples FILE` writes every sample (RSS, heaps, caches, fds, the event loop) and the fault windows
  * as JSON; `--screenshot FILE` the status page at the end, as Debian's chromium shows it (PNG).
+ * `--planning-cache-bytes N` and `--metadata-cache-bytes N` set those budgets in Icefront's config
+ * (default: Icefront's own, 256 MiB and 64 MiB per own catalog): with small ones the caches are
+ * full early, so what the memory goals then see growing is not a cache filling toward its budget.
  *
  * Needs a build (`npm run build`: the npm script runs it), the interop toolchain
  * (tools/interop/setup.sh), Toxiproxy (tools/interop/toxiproxy.sh) and Debian's postgresql.
@@ -60,14 +63,33 @@ import { Sampler } from './soak/samples.js';
 import { checkCommits } from './soak/verify-commits.js';
 
 const { values } = parseArgs({
-  options: { minutes: { type: 'string', default: '30' }, ci: { type: 'boolean', default: false }, tap: { type: 'string' }, dist: { type: 'string' }, samples: { type: 'string' }, screenshot: { type: 'string' } },
+  options: {
+    minutes: { type: 'string', default: '30' },
+    ci: { type: 'boolean', default: false },
+    tap: { type: 'string' },
+    dist: { type: 'string' },
+    samples: { type: 'string' },
+    screenshot: { type: 'string' },
+    'planning-cache-bytes': { type: 'string' },
+    'metadata-cache-bytes': { type: 'string' },
+  },
 });
 const MINUTES = Number(values.minutes);
 if (!(MINUTES > 0)) throw new Error(`--minutes: not a positive number: ${values.minutes}`);
 const CI = values.ci;
+/** A byte count option, or undefined (Icefront's default) when absent. */
+const bytesOption = (name: string, value: string | undefined) => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name}: not a byte count: ${value}`);
+  return n;
+};
+const PLANNING_CACHE_BYTES = bytesOption('planning-cache-bytes', values['planning-cache-bytes']);
+const METADATA_CACHE_BYTES = bytesOption('metadata-cache-bytes', values['metadata-cache-bytes']);
 const SHORT = MINUTES < 5;
 /** A new pair of tables per catalog this often, so no table's metadata grows without end. */
 const GENERATION_MS = 5 * 60_000;
+const MiB = 1024 * 1024;
 const log = (line: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -103,6 +125,8 @@ async function main(): Promise<number> {
     pgUri: pg.uri(),
     pgWarehouse: path.join(dir, 'pg-warehouse'),
     demoWarehouse: DEMO_WAREHOUSE,
+    ...(PLANNING_CACHE_BYTES !== undefined && { planningCacheBytes: PLANNING_CACHE_BYTES }),
+    ...(METADATA_CACHE_BYTES !== undefined && { metadataCacheBytes: METADATA_CACHE_BYTES }),
   };
   fs.mkdirSync(inputs.fsWarehouse);
   fs.mkdirSync(inputs.pgWarehouse);
@@ -205,7 +229,7 @@ async function main(): Promise<number> {
   const commits = await checkCommits(generations, tally.appends, tally.schemas, { fixtureUrl: fixture.url, fsWarehouse: inputs.fsWarehouse, pg });
   const rows = await checkRows(env, stores, generations, batches);
 
-  const goals = judgeGoals({ judge, tally, windows, samples: sampler.samples, gcSamples: sampler.gcSamples, loop: sampler.loop, startedAt, endedAt, alive, ...(exit && { exitedWith: `${exit.code ?? exit.signal}` }), commits, rows });
+  const goals = judgeGoals({ judge, tally, windows, samples: sampler.samples, gcSamples: sampler.gcSamples, loop: sampler.loop, startedAt, endedAt, alive, ...(exit && { exitedWith: `${exit.code ?? exit.signal}` }), commits, rows, budgets: { planningMB: (PLANNING_CACHE_BYTES ?? 256 * MiB) / MiB, metadataMB: (METADATA_CACHE_BYTES ?? 64 * MiB) / MiB } });
   const statuses = Object.fromEntries([...judge.byStatus].sort(([a], [b]) => a - b));
   const header = [
     `soak: ${MINUTES} min, ${judge.total} requests (${(judge.total / ((endedAt - startedAt) / 1000)).toFixed(0)}/s); outcomes ${JSON.stringify(Object.fromEntries(judge.byOutcome))}; statuses ${JSON.stringify(statuses)}`,

@@ -24,11 +24,16 @@ export interface ConfigInputs {
   readonly pgUri: string;
   readonly pgWarehouse: string;
   readonly demoWarehouse: string;
+  /** planning.cache-bytes (default: Icefront's, 256 MiB). */
+  readonly planningCacheBytes?: number;
+  /** Each own catalog's metadata-cache-bytes (default: Icefront's, 64 MiB). */
+  readonly metadataCacheBytes?: number;
 }
 
 const sha = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function writeConfig(inputs: ConfigInputs, variant: 0 | 1): void {
+  const metadataCache = inputs.metadataCacheBytes === undefined ? [] : [`    metadata-cache-bytes: ${inputs.metadataCacheBytes}`];
   const lines = [
     'logging: { level: warn }',
     'server:',
@@ -37,6 +42,7 @@ export function writeConfig(inputs: ConfigInputs, variant: 0 | 1): void {
     'planning:',
     '  batch-size: 5', // several plan tasks per plan, so clients redeem them at /tasks
     '  token-secret: soak-plan-token-secret-0123456789',
+    ...(inputs.planningCacheBytes === undefined ? [] : [`  cache-bytes: ${inputs.planningCacheBytes}`]),
     'auth:',
     '  tokens:',
     `    - { sha256: "${sha(WRITER_TOKEN)}", principal: writer, roles: [etl, ops] }`,
@@ -57,16 +63,19 @@ export function writeConfig(inputs: ConfigInputs, variant: 0 | 1): void {
     '  fs:',
     '    type: filesystem',
     `    warehouse: ${JSON.stringify(inputs.fsWarehouse)}`,
+    ...metadataCache,
     '  pg:',
     '    type: sql',
     `    uri: ${inputs.pgUri}`,
     `    catalog-name: ${SQL_CATALOG_NAME}`,
     `    warehouse-location: ${pathToFileURL(inputs.pgWarehouse).href}`,
+    ...metadataCache,
     '  demo:',
     '    type: filesystem',
     `    warehouse: ${JSON.stringify(inputs.demoWarehouse)}`,
     '    read-only: true',
-    ...(variant === 1 ? ['  extra:', '    type: filesystem', `    warehouse: ${JSON.stringify(inputs.demoWarehouse)}`, '    read-only: true'] : []),
+    ...metadataCache,
+    ...(variant === 1 ? ['  extra:', '    type: filesystem', `    warehouse: ${JSON.stringify(inputs.demoWarehouse)}`, '    read-only: true', ...metadataCache] : []),
     '',
   ];
   // written whole then renamed: a SIGHUP never reads half a file

@@ -37,6 +37,8 @@ export interface RunRecord {
   readonly exitedWith?: string;
   readonly commits: CommitsCheck;
   readonly rows: RowsCheck;
+  /** The caches' budgets as configured (MiB): planning.cache-bytes, and each own catalog's metadata-cache-bytes. */
+  readonly budgets: { readonly planningMB: number; readonly metadataMB: number };
 }
 
 /** Grace after a fault's end during which answers begun inside it may still fail. */
@@ -103,7 +105,7 @@ export function judgeGoals(r: RunRecord): Goal[] {
   const third = r.startedAt + (r.endedAt - r.startedAt) / 3;
   const late = r.samples.filter((s) => s.at >= third);
   const rssSlope = slopePerMinute(late.map((s) => ({ at: s.at, y: s.rssMB })));
-  add({ name: 'RSS slope over the last two thirds', value: round(rssSlope, 3), bound: '< 1 MB/min', met: rssSlope < 1, correctness: false, detail: `RSS ${round(r.samples[0]?.rssMB, 1)} → ${round(r.samples.at(-1)?.rssMB, 1)} MB, peak ${round(Math.max(...r.samples.map((s) => s.rssMB)), 1)} MB; planning caches ${round(r.samples[0]?.cacheMB, 1)} → ${round(r.samples.at(-1)?.cacheMB, 1)} MB (budget 256 MB), slope ${round(slopePerMinute(late.map((s) => ({ at: s.at, y: s.cacheMB }))), 2)} MB/min; planning workers' heaps used ${round(r.samples[0]?.workerHeapUsedMB, 1)} → ${round(r.samples.at(-1)?.workerHeapUsedMB, 1)} MB, committed ${round(r.samples[0]?.workerHeapCommittedMB, 1)} → ${round(r.samples.at(-1)?.workerHeapCommittedMB, 1)} MB, slope ${round(slopePerMinute(late.map((s) => ({ at: s.at, y: s.workerHeapCommittedMB }))), 2)} MB/min; RSS per third ${thirds(r).join(' / ')} MB` });
+  add({ name: 'RSS slope over the last two thirds', value: round(rssSlope, 3), bound: '< 1 MB/min', met: rssSlope < 1, correctness: false, detail: `RSS ${round(r.samples[0]?.rssMB, 1)} → ${round(r.samples.at(-1)?.rssMB, 1)} MB, peak ${round(Math.max(...r.samples.map((s) => s.rssMB)), 1)} MB; caches ${round(r.samples[0]?.cacheMB, 1)} → ${round(r.samples.at(-1)?.cacheMB, 1)} MB (budgets: planning ${r.budgets.planningMB} MB, table metadata ${r.budgets.metadataMB} MB per own catalog), slope ${round(slopePerMinute(late.map((s) => ({ at: s.at, y: s.cacheMB }))), 2)} MB/min; planning workers' heaps used ${round(r.samples[0]?.workerHeapUsedMB, 1)} → ${round(r.samples.at(-1)?.workerHeapUsedMB, 1)} MB, committed ${round(r.samples[0]?.workerHeapCommittedMB, 1)} → ${round(r.samples.at(-1)?.workerHeapCommittedMB, 1)} MB, slope ${round(slopePerMinute(late.map((s) => ({ at: s.at, y: s.workerHeapCommittedMB }))), 2)} MB/min; RSS per third ${thirds(r).join(' / ')} MB` });
   const gcThird = nearest(r.gcSamples, third);
   const gcEnd = r.gcSamples.at(-1);
   const heapRatio = gcThird && gcEnd ? gcEnd.heapAfterGcMB / gcThird.heapAfterGcMB : NaN;
