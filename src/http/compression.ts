@@ -9,7 +9,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { jsonParts } from '../json/index.js';
+import { joinedParts, jsonParts, partsByteLength } from '../json/index.js';
 import { weakTag } from './conditional.js';
 
 /** Answers below this many bytes go as they are: compressing them saves less than it costs. */
@@ -81,15 +81,10 @@ export async function negotiatedBody(body: object, acceptEncoding: string | read
   const wanted = acceptsGzip(acceptEncoding);
   const held = wanted ? GZIPPED.get(body) : undefined;
   if (held) return { body: await held, gzip: true };
-  const parts = jsonParts(body);
-  if (typeof parts === 'string') {
-    if (!wanted || Buffer.byteLength(parts) < MIN_COMPRESSED_BYTES) return { body: parts, gzip: false };
-    return { body: await gzippedOnce(body, parts), gzip: true };
-  }
   // a page of tasks a worker wrote as bytes is never decoded, and is compressed from its pieces,
   // never joined into a copy first
-  const length = parts.reduce((n, p) => n + p.length, 0);
-  if (!wanted || length < MIN_COMPRESSED_BYTES) return { body: parts.length === 1 ? parts[0]! : Buffer.concat(parts, length), gzip: false };
+  const parts = jsonParts(body);
+  if (!wanted || partsByteLength(parts) < MIN_COMPRESSED_BYTES) return { body: joinedParts(parts), gzip: false };
   return { body: await gzippedOnce(body, parts), gzip: true };
 }
 

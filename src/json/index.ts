@@ -6,4 +6,4 @@
 export { JsonFloat, jsonFloat } from './float.js';
 export { parseJson } from './parse.js';
 export { RawJson } from './raw.js';
-export { jsonBody, jsonIntegerLength, jsonParts, jsonLength, jsonStringLength, stringifyJson } from './stringify.js';
+export { joinedParts, jsonBody, jsonIntegerLength, jsonParts, jsonLength, jsonStringLength, partsByteLength, stringifyJson } from './stringify.js';

@@ -97,8 +97,17 @@ export function jsonParts(value: unknown): string | Buffer[] {
 
 /** `jsonParts(value)` as one body: the string, or the pieces joined. */
 export function jsonBody(value: unknown): string | Buffer {
-  const parts = jsonParts(value);
+  return joinedParts(jsonParts(value));
+}
+
+/** What `jsonParts` gave, as one body: the string, or the pieces joined. */
+export function joinedParts(parts: string | readonly Buffer[]): string | Buffer {
   return typeof parts === 'string' ? parts : parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+/** The UTF-8 length of what `jsonParts` gave. */
+export function partsByteLength(parts: string | readonly Buffer[]): number {
+  return typeof parts === 'string' ? Buffer.byteLength(parts) : parts.reduce((n, p) => n + p.length, 0);
 }
 
 /**
