@@ -4,6 +4,6 @@
  */
 export * from './scan/index.js';
 export type { DeleteFileIndex } from './deletes/index.js';
-export type { ManifestIndex, ManifestBlock, EntryRange } from './manifests/index.js';
+export type { ManifestIndex, ManifestBlock, EntryRange, PooledMetrics } from './manifests/index.js';
 export { metricMapBytes } from './manifests/index.js';
 export { murmur3_32 } from './transforms/index.js';

@@ -39,11 +39,11 @@ async function setUp(t: Test, workers: number, exporter?: InMemorySpanExporter) 
   return { stub, url };
 }
 
-/** The plan tasks of a plan of demo sales.orders keeping order_id's stats, made by another Icefront (no tracing). */
+/** The plan tasks of a plan of demo events.clicks, made by another Icefront (no tracing). */
 async function planTasksOfAnotherReplica(t: Test): Promise<string[]> {
   const { app } = buildIcefront(testConfig([demoCatalog('demo')], { batchSize: 2 }));
   t.teardown(() => app.close());
-  const res = await app.inject({ method: 'POST', url: '/v1/demo/namespaces/sales/tables/orders/plan', headers: { 'content-type': 'application/json' }, payload: '{"stats-fields":["order_id"]}' });
+  const res = await app.inject({ method: 'POST', url: '/v1/demo/namespaces/events/tables/clicks/plan', headers: { 'content-type': 'application/json' }, payload: '{}' });
   return (JSON.parse(res.body) as { 'plan-tasks'?: string[] })['plan-tasks'] ?? [];
 }
 
@@ -62,12 +62,12 @@ for (const workers of [0, 1]) {
     const plan = await call(`${url}/v1/demo/namespaces/sales/tables/orders/plan`, { method: 'POST', body: '{}' });
     t.equal(plan.status, 200);
     // concurrent cold redemptions of one plan task: one reads, the others wait on its read. The
-    // task is of another plan (another replica's, keeping a column's stats): a task of the plan
-    // above would be cut from the manifests that plan decoded.
+    // task is of another replica's plan of a table this server has not planned: a task of the
+    // plan above would be cut from the manifests that plan decoded (with every column's stats).
     const tasks = await planTasksOfAnotherReplica(t);
     t.ok(tasks.length > 0, 'batch size 2: the plan has plan tasks');
     await Promise.all(
-      Array.from({ length: 6 }, () => call(`${url}/v1/demo/namespaces/sales/tables/orders/tasks`, { method: 'POST', body: JSON.stringify({ 'plan-task': tasks[0] }) })),
+      Array.from({ length: 6 }, () => call(`${url}/v1/demo/namespaces/events/tables/clicks/tasks`, { method: 'POST', body: JSON.stringify({ 'plan-task': tasks[0] }) })),
     );
     const spans = exporter.getFinishedSpans();
     t.ok(spans.every((s) => s.spanContext().traceId === CALLER_TRACE), 'every span is in the caller\'s trace');

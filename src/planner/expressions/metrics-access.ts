@@ -9,32 +9,38 @@ import { applyTransform, preservesOrder } from '../transforms/index.js';
 import type { BoundCodec, Comparable } from './bound-codec.js';
 import type { BoundTerm } from './bound.js';
 
+/**
+ * What the metrics evaluator reads of a data file: a ContentFile, or a cursor over pooled metrics
+ * that finds one column's value when asked.
+ */
+export type FileMetrics = Pick<ContentFile, 'filePath' | 'recordCount' | 'valueCounts' | 'nullValueCounts' | 'nanValueCounts' | 'lowerBounds' | 'upperBounds'>;
+
 /** The null count is unknown or non-zero. */
-export function mayContainNull(file: ContentFile, id: number): boolean {
+export function mayContainNull(file: FileMetrics, id: number): boolean {
   const nulls = file.nullValueCounts?.get(id);
   return nulls === undefined || nulls !== 0n;
 }
 
 /** Value and null counts are both known and equal. */
-export function containsNullsOnly(file: ContentFile, id: number): boolean {
+export function containsNullsOnly(file: FileMetrics, id: number): boolean {
   const values = file.valueCounts?.get(id);
   const nulls = file.nullValueCounts?.get(id);
   return values !== undefined && nulls !== undefined && values - nulls === 0n;
 }
 
 /** The NaN count is unknown or non-zero. */
-export function mayContainNaN(file: ContentFile, id: number): boolean {
+export function mayContainNaN(file: FileMetrics, id: number): boolean {
   const nans = file.nanValueCounts?.get(id);
   return nans === undefined || nans !== 0n;
 }
 
 /** The NaN count is known and equals the value count. */
-export function containsNaNsOnly(file: ContentFile, id: number): boolean {
+export function containsNaNsOnly(file: FileMetrics, id: number): boolean {
   const nans = file.nanValueCounts?.get(id);
   return nans !== undefined && nans === file.valueCounts?.get(id);
 }
 
-export type BoundReader = (file: ContentFile) => Comparable | undefined;
+export type BoundReader = (file: FileMetrics) => Comparable | undefined;
 
 export interface TermAccess {
   readonly fieldId: number;

@@ -7,7 +7,7 @@
  * rule tolerates; transform terms use f(lower)/f(upper) only when f preserves order. Metrics that
  * contradict themselves (lower > upper, nulls > values) are ignored for that file (metrics-sanity.ts).
  */
-import type { ContentFile, Expression, Schema } from '../../iceberg/index.js';
+import type { Expression, Schema } from '../../iceberg/index.js';
 import { boundCodec, comparableKey, compareTruncated, type BoundCodec, type Comparable } from './bound-codec.js';
 import { bind } from './bind.js';
 import { termRef, type BoundPredicate } from './bound.js';
@@ -26,20 +26,21 @@ import {
   mayContainNaN,
   mayContainNull,
   termAccess,
+  type FileMetrics,
   type TermAccess,
 } from './metrics-access.js';
 import { contradictoryColumns, withoutColumnMetrics, type CheckedColumn } from './metrics-sanity.js';
 import { rewriteNot } from './rewrite-not.js';
 
-const MIGHT: Check<ContentFile> = () => ROWS_MIGHT_MATCH;
+const MIGHT: Check<FileMetrics> = () => ROWS_MIGHT_MATCH;
 
 export interface MetricsEvaluatorOptions {
   /** Told of each file whose metrics for filter columns contradict themselves (they are ignored). */
-  readonly onContradiction?: (file: ContentFile, fieldIds: readonly number[]) => void;
+  readonly onContradiction?: (file: FileMetrics, fieldIds: readonly number[]) => void;
 }
 
 export class InclusiveMetricsEvaluator {
-  readonly #check: (file: ContentFile) => boolean;
+  readonly #check: (file: FileMetrics) => boolean;
   /** The columns the filter reads: their metrics are checked for contradictions first. */
   readonly #columns: readonly CheckedColumn[];
   readonly #onContradiction: MetricsEvaluatorOptions['onContradiction'];
@@ -48,7 +49,7 @@ export class InclusiveMetricsEvaluator {
   constructor(schema: Schema, filter: Expression, caseSensitive = true, options: MetricsEvaluatorOptions = {}) {
     const bound = bind(rewriteNot(filter), schema.asStruct(), caseSensitive);
     const columns = new Map<number, CheckedColumn>();
-    const compile = (pred: BoundPredicate): Check<ContentFile> => {
+    const compile = (pred: BoundPredicate): Check<FileMetrics> => {
       const ref = termRef(pred.term);
       columns.set(ref.fieldId, { fieldId: ref.fieldId, codec: boundCodec(ref.type) });
       return compileMetricsPredicate(pred);
@@ -59,7 +60,7 @@ export class InclusiveMetricsEvaluator {
   }
 
   /** False only when the file's metrics prove that no row in it matches the filter. */
-  mightMatch(file: ContentFile): boolean {
+  mightMatch(file: FileMetrics): boolean {
     if (file.recordCount === 0n) return ROWS_CANNOT_MATCH;
     // imported files may carry -1: nothing is known
     if (file.recordCount < 0n) return ROWS_MIGHT_MATCH;
@@ -70,7 +71,7 @@ export class InclusiveMetricsEvaluator {
   }
 }
 
-function compileMetricsPredicate(pred: BoundPredicate): Check<ContentFile> {
+function compileMetricsPredicate(pred: BoundPredicate): Check<FileMetrics> {
   const codec = boundCodec(pred.term.type);
   const term = termAccess(pred.term, codec);
   const id = term.fieldId;
@@ -103,7 +104,7 @@ function isNaNBound(codec: BoundCodec, c: Comparable): boolean {
  * InclusiveEvalVisitor.uniqueValue: the term's single value in the file, known when it has no
  * nulls, no NaN (floats), and equal non-NaN bounds.
  */
-function uniqueValue(f: ContentFile, term: TermAccess, codec: BoundCodec): Comparable | undefined {
+function uniqueValue(f: FileMetrics, term: TermAccess, codec: BoundCodec): Comparable | undefined {
   if (!term.nonNullPreserving || mayContainNull(f, term.fieldId)) return undefined;
   const lower = term.lower(f);
   const upper = term.upper(f);
@@ -117,16 +118,16 @@ function compileLiteral(
   term: TermAccess,
   codec: BoundCodec,
   lit: Comparable,
-): Check<ContentFile> {
+): Check<FileMetrics> {
   const id = term.fieldId;
   // all terms map null to null, so a column of only nulls (or only NaN) has no match
-  const nothingComparable = (f: ContentFile): boolean => containsNullsOnly(f, id) || containsNaNsOnly(f, id);
+  const nothingComparable = (f: FileMetrics): boolean => containsNullsOnly(f, id) || containsNaNsOnly(f, id);
   // a NaN lower bound (written by ORC) says nothing
-  const lowerCannot = (f: ContentFile, signed: boolean, cannot: (cmp: number) => boolean): boolean => {
+  const lowerCannot = (f: FileMetrics, signed: boolean, cannot: (cmp: number) => boolean): boolean => {
     const lower = term.lower(f);
     return lower !== undefined && !isNaNBound(codec, lower) && cannot(codec.compare(lower, lit, signed));
   };
-  const upperCannot = (f: ContentFile, signed: boolean, cannot: (cmp: number) => boolean): boolean => {
+  const upperCannot = (f: FileMetrics, signed: boolean, cannot: (cmp: number) => boolean): boolean => {
     const upper = term.upper(f);
     return upper !== undefined && cannot(codec.compare(upper, lit, signed));
   };
@@ -158,7 +159,7 @@ function compileLiteral(
 
 // bounds are compared with the prefix after truncation to its length (a truncated upper bound is
 // rounded up, so it stays >= every value that starts with the prefix)
-function compileStartsWith(term: TermAccess, prefix: Uint8Array): Check<ContentFile> {
+function compileStartsWith(term: TermAccess, prefix: Uint8Array): Check<FileMetrics> {
   return (f) => {
     if (containsNullsOnly(f, term.fieldId)) return ROWS_CANNOT_MATCH;
     const lower = term.lower(f) as Uint8Array | undefined;
@@ -170,7 +171,7 @@ function compileStartsWith(term: TermAccess, prefix: Uint8Array): Check<ContentF
 }
 
 // cannot match only when every value starts with the prefix: no nulls and both bounds do
-function compileNotStartsWith(term: TermAccess, prefix: Uint8Array): Check<ContentFile> {
+function compileNotStartsWith(term: TermAccess, prefix: Uint8Array): Check<FileMetrics> {
   const startsWith = (b: Uint8Array): boolean => b.length >= prefix.length && compareTruncated(b, prefix) === 0;
   return (f) => {
     if (!term.nonNullPreserving || mayContainNull(f, term.fieldId)) return ROWS_MIGHT_MATCH;
@@ -180,7 +181,7 @@ function compileNotStartsWith(term: TermAccess, prefix: Uint8Array): Check<Conte
   };
 }
 
-function compileIn(term: TermAccess, codec: BoundCodec, literals: readonly Comparable[]): Check<ContentFile> {
+function compileIn(term: TermAccess, codec: BoundCodec, literals: readonly Comparable[]): Check<FileMetrics> {
   const id = term.fieldId;
   return (f, signed) => {
     if (containsNullsOnly(f, id) || containsNaNsOnly(f, id)) return ROWS_CANNOT_MATCH;
@@ -198,7 +199,7 @@ function compileIn(term: TermAccess, codec: BoundCodec, literals: readonly Compa
   };
 }
 
-function compileNotIn(term: TermAccess, codec: BoundCodec, literals: readonly Comparable[]): Check<ContentFile> {
+function compileNotIn(term: TermAccess, codec: BoundCodec, literals: readonly Comparable[]): Check<FileMetrics> {
   const keys = new Set(literals.map(comparableKey));
   return (f) => {
     const value = uniqueValue(f, term, codec);

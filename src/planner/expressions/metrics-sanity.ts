@@ -6,8 +6,8 @@
  * order), or when its null count exceeds its value count. Such a column is treated as having no
  * metrics for that file: the file might match.
  */
-import type { ContentFile } from '../../iceberg/index.js';
 import type { BoundCodec } from './bound-codec.js';
+import type { FileMetrics } from './metrics-access.js';
 
 /** A column the filter reads, with the codec of its type (undefined: bounds are not compared). */
 export interface CheckedColumn {
@@ -16,7 +16,7 @@ export interface CheckedColumn {
 }
 
 /** Field ids among `columns` whose metrics in `file` contradict themselves. */
-export function contradictoryColumns(file: ContentFile, columns: readonly CheckedColumn[]): number[] {
+export function contradictoryColumns(file: FileMetrics, columns: readonly CheckedColumn[]): number[] {
   const out: number[] = [];
   for (const { fieldId, codec } of columns) {
     const nulls = file.nullValueCounts?.get(fieldId);
@@ -27,7 +27,7 @@ export function contradictoryColumns(file: ContentFile, columns: readonly Checke
   return out;
 }
 
-function boundsInverted(file: ContentFile, fieldId: number, codec: BoundCodec): boolean {
+function boundsInverted(file: FileMetrics, fieldId: number, codec: BoundCodec): boolean {
   const lowerBytes = file.lowerBounds?.get(fieldId);
   const upperBytes = file.upperBounds?.get(fieldId);
   if (lowerBytes === undefined || upperBytes === undefined) return false;
@@ -40,7 +40,7 @@ function boundsInverted(file: ContentFile, fieldId: number, codec: BoundCodec): 
 }
 
 /** The file as if it carried no counts or bounds for `fieldIds`. */
-export function withoutColumnMetrics(file: ContentFile, fieldIds: readonly number[]): ContentFile {
+export function withoutColumnMetrics(file: FileMetrics, fieldIds: readonly number[]): FileMetrics {
   const drop = new Set(fieldIds);
   const keep = <V>(m: ReadonlyMap<number, V> | undefined): ReadonlyMap<number, V> | undefined =>
     m === undefined ? undefined : new Map([...m].filter(([id]) => !drop.has(id)));

@@ -13,3 +13,4 @@ export {
 } from './manifest-reader.js';
 export type { ContainerStats } from './avro-container.js';
 export { metricMapBytes } from './lazy-metric-map.js';
+export type { PooledMetrics } from './pooled-metrics.js';

@@ -20,6 +20,7 @@ import { projectedDecoder, rawFieldsDecoder, writerDecoder, type RecordDecoder }
 import { compileEntryReader, compileRowIdAdvance, type EntryReader } from './entry-reader.js';
 import { entrySchema, metricTypes, rowIdSchema, withoutMetricsSchema } from './entry-schema.js';
 import { RowIdAssigner } from './inheritance.js';
+import { MetricPoolBuilder, type PooledMetrics } from './pooled-metrics.js';
 import type { AvroRecord } from './record-access.js';
 
 /** Entries `[start, end)` by ordinal (file order, DELETED entries included). */
@@ -57,6 +58,11 @@ export interface ReadManifestOptions {
   readonly range?: EntryRange;
   /** Keep metrics only for these column ids; all when absent. An empty set skips decoding the six metric maps. */
   readonly statsFieldIds?: ReadonlySet<number>;
+  /**
+   * Keep every column's metrics, whatever `statsFieldIds` says, pooled (`metrics` of the result)
+   * where the writer's layout lets avsc hand the maps over as bytes, else on the entries.
+   */
+  readonly allMetrics?: boolean;
   /** Blocks from an earlier read of the same manifest, so a range read can start at its first block. */
   readonly index?: ManifestIndex;
 }
@@ -69,6 +75,8 @@ export interface ManifestReadResult {
   readonly metadata: ReadonlyMap<string, string>;
   readonly index: ManifestIndex;
   readonly stats: ContainerStats;
+  /** Every column's metrics of `entries`, in entry order, when `allMetrics` pooled them (the entries then carry none). */
+  readonly metrics?: PooledMetrics;
 }
 
 /** Java ManifestReader: the table's spec for the list entry's spec id; the header's `partition-spec` as a fallback. */
@@ -88,6 +96,8 @@ interface Plan {
   /** Only for manifests that assign row ids: decodes status, record count and first_row_id. */
   readonly rowIdDecoder?: RecordDecoder;
   readonly advance: (record: AvroRecord, rowIds: RowIdAssigner) => void;
+  /** With `allMetrics` and a raw-fields decoder: a builder of the read's pooled metrics. */
+  readonly pool?: () => MetricPoolBuilder;
 }
 
 function plan(container: AvroContainer, manifest: ManifestFile, options: ReadManifestOptions, needsRowIds: boolean): Plan {
@@ -95,24 +105,29 @@ function plan(container: AvroContainer, manifest: ManifestFile, options: ReadMan
     const { schemaText, writerSchema, meta } = container.header;
     const spec = resolveSpec(manifest, options.specsById, meta);
     const schema = entrySchema(writerSchema);
-    const skipMetrics = options.statsFieldIds?.size === 0;
+    const skipMetrics = !options.allMetrics && options.statsFieldIds?.size === 0;
     // metrics kept: avsc skips the six maps and hands over their bytes, decoded when first read
     const rawTypes = skipMetrics ? undefined : metricTypes(schema);
     const raw = rawTypes && rawFieldsDecoder(schemaText, writerSchema, 'raw-metrics', rawTypes);
+    const rawMetrics = raw && new Map(rawTypes!.map((type, i) => [type, raw.fieldDecoders[i]!] as const));
+    // pooled: the entries keep no column's maps (the pool has them all); not pooled, all of them
+    const pool = options.allMetrics && rawMetrics ? () => MetricPoolBuilder.for(schema, rawMetrics, manifest) : undefined;
+    const keep = pool ? new Set<number>() : options.allMetrics ? undefined : options.statsFieldIds;
     return {
       spec,
       read: compileEntryReader(schema, {
         manifest,
         spec,
         partitionType: partitionType(spec, options.schema),
-        ...(options.statsFieldIds !== undefined && { statsFieldIds: options.statsFieldIds }),
-        ...(raw !== undefined && { rawMetrics: new Map(rawTypes!.map((type, i) => [type, raw.fieldDecoders[i]!] as const)) }),
+        ...(keep !== undefined && { statsFieldIds: keep }),
+        ...(rawMetrics !== undefined && { rawMetrics }),
       }),
       entryDecoder: skipMetrics
         ? projectedDecoder(schemaText, writerSchema, 'no-metrics', withoutMetricsSchema(schema))
         : (raw ?? writerDecoder(schemaText, writerSchema)),
       ...(needsRowIds && { rowIdDecoder: projectedDecoder(schemaText, writerSchema, 'row-ids', rowIdSchema(schema)) }),
       advance: compileRowIdAdvance(schema),
+      ...(pool && { pool }),
     };
   } catch (err) {
     throw containerError(container.location, err);
@@ -156,7 +171,8 @@ export async function readManifest(io: FileIO, manifest: ManifestFile, options: 
   const end = range?.end ?? Number.POSITIVE_INFINITY;
   const needsRowIds = RowIdAssigner.appliesTo(manifest);
   const container = await AvroContainer.open(io, manifest.path, range !== undefined);
-  const { spec, read, entryDecoder, rowIdDecoder, advance } = plan(container, manifest, options, needsRowIds);
+  const { spec, read, entryDecoder, rowIdDecoder, advance, pool } = plan(container, manifest, options, needsRowIds);
+  const metrics = pool?.();
   const from = startBlock(options.index, start, needsRowIds);
   const rowIds = new RowIdAssigner(needsRowIds ? (from?.nextRowId ?? manifest.firstRowId) : undefined);
   const entries: ManifestEntry[] = [];
@@ -173,7 +189,10 @@ export async function readManifest(io: FileIO, manifest: ManifestFile, options: 
     if (blockEnd > start) {
       await container.decodeBlock(block, entryDecoder, (value, ordinal) => {
         const entry = read(value as AvroRecord, ordinal, rowIds);
-        if (ordinal >= start && ordinal < end) entries.push(entry);
+        if (ordinal >= start && ordinal < end) {
+          entries.push(entry);
+          metrics?.add(value as AvroRecord);
+        }
       });
     } else if (rowIdDecoder !== undefined) {
       await container.decodeBlock(block, rowIdDecoder, (value) => advance(value as AvroRecord, rowIds));
@@ -181,5 +200,6 @@ export async function readManifest(io: FileIO, manifest: ManifestFile, options: 
     offset = nextBlockOffset(block);
     first = blockEnd;
   }
-  return { entries, spec, metadata: container.header.meta, index: { blocks }, stats: container.stats };
+  const result = { entries, spec, metadata: container.header.meta, index: { blocks }, stats: container.stats };
+  return metrics ? { ...result, metrics: metrics.build() } : result;
 }

@@ -77,6 +77,11 @@ export interface RawMetricReader<V> {
   present(raw: Buffer): boolean;
   /** Puts every kept pair into `into`, in file order; throws INVALID_METADATA naming the manifest. */
   fill(raw: Buffer, into: Map<number, V>): void;
+  /**
+   * The value `fill` would leave under `id` (its last pair), building no other pair's value, from
+   * the field's bytes at `[start, end)` of `buf` (all of it by default).
+   */
+  find(buf: Buffer, id: number, start?: number, end?: number): V | undefined;
 }
 
 /** Reads one primitive value as avsc would build it (int: number, long: bigint, bytes: a view). */
@@ -139,14 +144,20 @@ function firstVarint(raw: Buffer, what: string): number {
   return new AvroCursor(raw).long(what);
 }
 
-type Fill<V> = (raw: Buffer, into: Map<number, V>) => void;
+/** Where a walk of a map's pairs puts them: `wants` is asked each key before its value is built. */
+interface PairSink<V> {
+  wants(id: number): boolean;
+  put(id: number, value: V): void;
+}
+
+type Walk<V> = (raw: Buffer, sink: PairSink<V>) => void;
 
 /**
  * The array-of-pairs layout decoded without avsc: optional union, array blocks (Avro spec
  * "Arrays": a negative count is followed by the block's byte size), each element a (nullable)
  * record of primitives. Undefined for other layouts (Avro maps, nested types), which go through avsc.
  */
-function compileArrayFill<V>(f: AvroField, what: string, value: MetricValue<V>, keep: ReadonlySet<number> | undefined): Fill<V> | undefined {
+function compileArrayWalk<V>(f: AvroField, what: string, value: MetricValue<V>): Walk<V> | undefined {
   const union = Array.isArray(f.type);
   if (union && (f.type as unknown[]).length !== (nullBranch(f.type) < 0 ? 1 : 2)) return undefined;
   const items = arrayItems(f.type);
@@ -163,7 +174,7 @@ function compileArrayFill<V>(f: AvroField, what: string, value: MetricValue<V>, 
   const valueAt = record.fields.findIndex((x) => x.name === names.value);
   const whatKey = `${what} key`;
   const whatCount = `${what} block count`;
-  return (raw, into) => {
+  return (raw, sink) => {
     const c = new AvroCursor(raw);
     if (union) c.long(`${what} union branch`);
     for (let n = c.long(whatCount); n !== 0; n = c.long(whatCount)) {
@@ -173,7 +184,7 @@ function compileArrayFill<V>(f: AvroField, what: string, value: MetricValue<V>, 
       }
       for (let i = 0; i < n; i += 1) {
         if (itemNull >= 0 && c.long(`${what} element branch`) === itemNull) continue;
-        // a pair whose key is not kept has the rest of its fields skipped, not built: a filter on
+        // a pair whose key is not wanted has the rest of its fields skipped, not built: a filter on
         // one column of twenty built twenty bigints and views per map per file, and dropped nineteen
         let id = 0;
         let dropped = false;
@@ -186,16 +197,135 @@ function compileArrayFill<V>(f: AvroField, what: string, value: MetricValue<V>, 
           const v = leaves[j]!(c);
           if (j === keyAt) {
             id = required(optInt(v ?? null, whatKey), whatKey);
-            dropped = keep !== undefined && !keep.has(id);
+            dropped = !sink.wants(id);
           } else if (j === valueAt) val = v;
         }
         if (dropped) continue;
         const x = value(val ?? null, what);
-        if (x !== undefined) into.set(id, x);
+        if (x !== undefined) sink.put(id, x);
       }
     }
     if (c.pos !== raw.length) throw new MalformedInput(`${what} has ${raw.length - c.pos} bytes after its last element`);
   };
+}
+
+/** Where the last varint read in place ended (`varintAt`). */
+let after = 0;
+
+/**
+ * The zig-zag varint at `p` of `buf` as a number when it has at most `maxBytes` bytes and ends
+ * before `end`; undefined otherwise (the checked walk then reads it and says what is wrong).
+ */
+function varintAt(buf: Buffer, p: number, end: number, maxBytes: number): number | undefined {
+  let b = p < end ? buf[p]! : 0x100;
+  if (b < 0x80) {
+    after = p + 1;
+    return (b >>> 1) ^ -(b & 1);
+  }
+  let n = 0;
+  let mul = 1;
+  for (let i = 0; i < maxBytes; i += 1) {
+    if (p >= end) return undefined;
+    b = buf[p++]!;
+    n += (b & 0x7f) * mul;
+    if (b < 0x80) {
+      after = p;
+      return n % 2 === 0 ? n / 2 : -(n + 1) / 2;
+    }
+    mul *= 128;
+  }
+  return undefined;
+}
+
+/** Finds the last pair of a key in a map's bytes: the value's offset, -1 for none, undefined when the bytes need the checked walk. */
+type Scan = (buf: Buffer, id: number, start: number, end: number) => number | undefined;
+
+/**
+ * The layout Java writes (`AvroSchemaUtil.createMap`: an optional array of non-null records of an
+ * `int` key and a `long` or `bytes` value) scanned in place: a lookup steps over the other pairs
+ * a varint at a time, building nothing. Undefined for any other layout.
+ */
+function compileScan(f: AvroField): Scan | undefined {
+  const union = Array.isArray(f.type);
+  const nullAt = nullBranch(f.type);
+  if (union && (f.type as unknown[]).length !== (nullAt < 0 ? 1 : 2)) return undefined;
+  const items = arrayItems(f.type);
+  if (!isObject(items) || items['type'] !== 'record' || !Array.isArray(items['fields']) || items['fields'].length !== 2) return undefined;
+  const [key, value] = items['fields'] as { name?: unknown; type?: unknown }[];
+  const typeOf = (t: unknown) => (typeof t === 'string' ? t : isObject(t) && t['logicalType'] === undefined ? t['type'] : undefined);
+  if (key?.name !== 'key' || typeOf(key.type) !== 'int' || value?.name !== 'value') return undefined;
+  const valueType = typeOf(value.type);
+  if (valueType !== 'long' && valueType !== 'bytes') return undefined;
+  const bytes = valueType === 'bytes';
+  return (buf, id, start, end) => {
+    let p = start;
+    if (union) {
+      const branch = varintAt(buf, p, end, 1);
+      if (branch === undefined) return undefined;
+      p = after;
+      if (branch === nullAt) return p === end ? -1 : undefined;
+    }
+    let found = -1;
+    for (;;) {
+      let count = varintAt(buf, p, end, 5);
+      if (count === undefined) return undefined;
+      p = after;
+      if (count === 0) break;
+      if (count < 0) {
+        count = -count;
+        if (varintAt(buf, p, end, 10) === undefined) return undefined;
+        p = after;
+      }
+      for (let i = 0; i < count; i += 1) {
+        // one-byte varints (keys below 64, lengths below 64) read inline: most pairs have nothing else
+        let k = p < end ? buf[p]! : 0x100;
+        if (k < 0x80) {
+          k = (k >>> 1) ^ -(k & 1);
+          p += 1;
+        } else {
+          const key = varintAt(buf, p, end, 5);
+          if (key === undefined) return undefined;
+          k = key;
+          p = after;
+        }
+        const at = p;
+        if (bytes) {
+          let length = p < end ? buf[p]! : 0x100;
+          if (length < 0x80 && (length & 1) === 0) {
+            length >>>= 1;
+            p += 1;
+          } else {
+            const long = varintAt(buf, p, end, 5);
+            if (long === undefined || long < 0) return undefined;
+            length = long;
+            p = after;
+          }
+          p += length;
+          if (p > end) return undefined;
+        } else {
+          // step over a long: up to ten bytes, the last without the continuation bit
+          const last = Math.min(p + 10, end);
+          while (p < last && buf[p]! >= 0x80) p += 1;
+          if (p === last) return undefined;
+          p += 1;
+        }
+        if (k === id) found = at;
+      }
+    }
+    return p === end ? found : undefined;
+  };
+}
+
+/** Keeps the last value of one key (a Map filled in file order keeps the last pair of a key too). */
+class OneKey<V> implements PairSink<V> {
+  id = 0;
+  found: V | undefined;
+  wants(id: number): boolean {
+    return id === this.id;
+  }
+  put(_id: number, value: V): void {
+    this.found = value;
+  }
 }
 
 /**
@@ -211,20 +341,48 @@ export function rawMetricReader<V>(
   location: string,
 ): RawMetricReader<V> {
   const nullAt = nullBranch(f.type);
-  let fill = compileArrayFill(f, what, value, keep);
-  if (fill === undefined) {
+  const walk = compileArrayWalk(f, what, value);
+  let fill: (raw: Buffer, into: Map<number, V>) => void;
+  if (walk !== undefined) {
+    const wants = keep === undefined ? () => true : (id: number) => keep.has(id);
+    fill = (raw, into) => walk(raw, { wants, put: (id, v) => into.set(id, v) });
+  } else {
     const read = mapReader(f, what, value, keep);
     fill = (raw, into) => {
       const m = read(avsc.decode(raw, 0).value);
       if (m !== undefined) for (const [k, v] of m) into.set(k, v);
     };
   }
-  const run = fill;
+  const one = new OneKey<V>();
+  const scan = compileScan(f);
+  const valueOps = scan && leaf(asRecord(arrayItems(f.type), `${what} element`).fields[1]!.type, what);
+  const find = (buf: Buffer, id: number, start: number, end: number): V | undefined => {
+    if (keep !== undefined && !keep.has(id)) return undefined;
+    const at = scan?.(buf, id, start, end);
+    if (at !== undefined) return at < 0 ? undefined : value(valueOps!.read(new AvroCursor(buf, at)) ?? null, what);
+    const raw = start === 0 && end === buf.length ? buf : buf.subarray(start, end);
+    if (walk === undefined) {
+      const pairs = new Map<number, V>();
+      fill(raw, pairs);
+      return pairs.get(id);
+    }
+    one.id = id;
+    one.found = undefined;
+    walk(raw, one);
+    return one.found;
+  };
   return {
     present: (raw) => nullAt < 0 || firstVarint(raw, what) !== nullAt,
     fill: (raw, into) => {
       try {
-        run(raw, into);
+        fill(raw, into);
+      } catch (err) {
+        throw containerError(location, err);
+      }
+    },
+    find: (buf, id, start = 0, end = buf.length) => {
+      try {
+        return find(buf, id, start, end);
       } catch (err) {
         throw containerError(location, err);
       }

@@ -4,13 +4,18 @@
  */
 import type { FileIO } from '../../storage/index.js';
 import type { ManifestEntry, ManifestFile, PartitionSpec, Schema, Snapshot, TableMetadata } from '../../iceberg/index.js';
-import { readInlineManifests, readManifest, readManifestList, type EntryRange, type ManifestIndex } from '../manifests/index.js';
+import { readInlineManifests, readManifest, readManifestList, type EntryRange, type ManifestIndex, type PooledMetrics } from '../manifests/index.js';
 
 export interface EntriesRequest {
   readonly specsById: ReadonlyMap<number, PartitionSpec>;
   readonly schema: Schema;
   /** Keep column stats only for these field ids; all when absent. */
   readonly statsFieldIds?: ReadonlySet<number>;
+  /**
+   * Keep every column's stats whatever `statsFieldIds` says: a slice any scan of the manifest can
+   * use, whatever its filter (pooled in `metrics` where the manifest's layout allows).
+   */
+  readonly allMetrics?: boolean;
   /** Only these entries (by ordinal); the whole manifest when absent. */
   readonly range?: EntryRange;
   /** Known blocks of the manifest, so a range read starts at the right block. */
@@ -22,6 +27,8 @@ export interface ManifestSlice {
   readonly entries: readonly ManifestEntry[];
   /** The blocks the read walked: offsets, entry ordinals and row ids, for later range reads. */
   readonly index: ManifestIndex;
+  /** Every column's stats of `entries`, by entry ordinal in the slice, when pooled (the entries then carry none). */
+  readonly metrics?: PooledMetrics;
 }
 
 export interface ManifestSource {
@@ -44,8 +51,8 @@ export function fileManifestSource(io: FileIO, metadata: TableMetadata): Manifes
       return readInlineManifests(io, snapshot.manifests ?? [], { snapshotId: snapshot.snapshotId });
     },
     async read(manifest, request) {
-      const { entries, index } = await readManifest(io, manifest, request);
-      return { entries, index };
+      const { entries, index, metrics } = await readManifest(io, manifest, request);
+      return metrics ? { entries, index, metrics } : { entries, index };
     },
   };
 }

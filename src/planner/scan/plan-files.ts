@@ -70,7 +70,7 @@ export async function planEachManifest<R>(
   let rows = 0n;
   const planManifest = async (manifest: ManifestFile): Promise<R> => {
     const slice = await ctx.read(manifest, { statsFieldIds });
-    const tasks = await ctx.tasksFor(slice.entries);
+    const tasks = await ctx.tasksFor(slice);
     if (options.minRows !== undefined) for (const task of tasks) rows += task.data.file.recordCount;
     return each({ manifest, ordinal: ordinals.get(manifest)!, index: slice.index, tasks }, plan);
   };
@@ -101,6 +101,12 @@ export interface RangeToRead extends ManifestRange {
    * carries it): then the manifest list is not read to find it.
    */
   readonly listed?: ManifestFile;
+  /**
+   * The ordinals (ascending, within the range) of the entries whose tasks this scan keeps, when
+   * the caller planned the same scan a moment ago (a plan's inline batch): only they are turned
+   * into tasks, and the others are not judged again. Never from a plan-task string.
+   */
+  readonly kept?: Int32Array;
 }
 
 export interface RangesOptions extends PlanOptions {
@@ -136,7 +142,8 @@ export async function planRanges(
       const index = blockHint(r);
       const slice = await ctx.read(byPath.get(r.manifest)!, { statsFieldIds, range: { start: r.start, end: r.end }, ...(index && { index }) });
       // a range that runs past the manifest's last entry was not cut from this manifest
-      return slice.entries.length === r.end - r.start ? ctx.tasksFor(slice.entries) : undefined;
+      if (slice.entries.length !== r.end - r.start) return undefined;
+      return ctx.tasksFor(slice, r.kept?.map((ordinal) => ordinal - r.start));
     }),
   );
   if (!groups.every((g) => g !== undefined)) return undefined;

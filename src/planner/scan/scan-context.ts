@@ -18,6 +18,7 @@ import {
 } from '../../iceberg/index.js';
 import { DeleteFileIndex } from '../deletes/index.js';
 import { InclusiveMetricsEvaluator, ManifestEvaluator, PartitionEvaluator, ResidualEvaluator } from '../expressions/index.js';
+import type { PooledMetrics } from '../manifests/index.js';
 import type { FileTask } from './file-task.js';
 import type { EntriesRequest, ManifestSlice, ManifestSource } from './manifest-source.js';
 import { columnIds, filterFieldIds } from './referenced-fields.js';
@@ -203,8 +204,10 @@ export class ScanContext {
     return !this.filtered || this.forSpec(entry.file.specId).partition.matches(entry.file.partition);
   }
 
-  private matches(entry: ManifestEntry): boolean {
-    return this.partitionMatches(entry) && (!this.filtered || this.metrics.mightMatch(entry.file));
+  private matches(entry: ManifestEntry, pooled: PooledMetrics | undefined, ordinal: number): boolean {
+    if (!this.partitionMatches(entry)) return false;
+    if (!this.filtered) return true;
+    return this.metrics.mightMatch(pooled === undefined ? entry.file : pooled.at(ordinal, entry.file));
   }
 
   /**
@@ -260,21 +263,33 @@ export class ScanContext {
     return new Set([...this.filterIds, ...this.statsFieldIds, ...equalityIds]);
   }
 
-  /** Turns data entries into tasks: live, matching, with their deletes and residual. Keeps entry order. */
-  async tasksFor(entries: readonly ManifestEntry[]): Promise<FileTask[]> {
-    const { index } = await this.deletes();
+  /**
+   * Turns data entries into tasks: live, matching, with their deletes and residual. Keeps entry
+   * order. Entries whose stats a slice pooled are evaluated through the pool, and those that match
+   * get maps of the columns the task's JSON (stats-fields) and equality-delete pruning read. With
+   * `only` (indexes into the slice, ascending), only those entries are looked at.
+   */
+  async tasksFor(slice: Pick<ManifestSlice, 'entries' | 'metrics'>, only?: Int32Array): Promise<FileTask[]> {
+    const { index, equalityIds } = await this.deletes();
+    const { entries, metrics: pooled } = slice;
+    const taskStats = pooled && (this.statsFieldIds.size > 0 || equalityIds.length > 0) ? new Set([...this.statsFieldIds, ...equalityIds]) : undefined;
     const incremental = this.appendIds;
     const tasks: FileTask[] = [];
-    for (const entry of entries) {
+    const count = only ? only.length : entries.length;
+    for (let n = 0; n < count; n += 1) {
+      const i = only ? only[n]! : n;
+      const entry = entries[i];
+      if (entry === undefined) continue;
       if (!isLiveEntry(entry) || entry.file.content !== 0) continue;
       if (incremental && (entry.status !== 1 || !incremental.has(entry.snapshotId))) continue;
-      if (!this.matches(entry)) {
+      if (!this.matches(entry, pooled, i)) {
         this.stats.dataFilesPruned++;
         continue;
       }
-      const deletes = index.forDataFile(entry.dataSequenceNumber, entry.file);
+      const data = taskStats ? pooled!.withMetrics(entry, i, taskStats) : entry;
+      const deletes = index.forDataFile(data.dataSequenceNumber, data.file);
       this.stats.deletesAttached += deletes.length;
-      tasks.push({ data: entry, deletes, residual: this.forSpec(entry.file.specId).residual.residualFor(entry.file.partition) });
+      tasks.push({ data, deletes, residual: this.forSpec(data.file.specId).residual.residualFor(data.file.partition) });
     }
     this.stats.dataFilesKept += tasks.length;
     return tasks;

@@ -33,46 +33,67 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
       return list;
     },
     read(manifest, request) {
-      const identity = [
+      const range = request.range;
+      // A data manifest's slice is kept with every column's stats, pooled (pooled-metrics.ts), when
+      // the snapshot's slices would fit so: one slice then serves every filter, and a filter on a
+      // column no plan asked about before decodes nothing. Else it keeps what this scan asks for.
+      const keepsAll = manifest.content === 0 && estimatedSliceBytes(dataEntries / shares, request, true) <= cache.maxBytes;
+      const identity = (all: boolean) => [
         tableKey,
         ...manifestIdentity(manifest),
         request.schema.schemaId,
         [...request.specsById.keys()],
-        request.statsFieldIds ? [...request.statsFieldIds].sort((a, b) => a - b) : 'all',
+        all ? 'all-metrics' : request.statsFieldIds ? [...request.statsFieldIds].sort((a, b) => a - b) : 'all',
       ];
-      const wholeKey = JSON.stringify([...identity, 'whole', 'no-hint']);
-      const range = request.range;
+      const wholeKey = (all: boolean) => JSON.stringify([...identity(all), 'whole', 'no-hint']);
       // A range of a manifest whose whole slice is stored (the plan that cut the range read it) is
       // cut from that slice: the same entries, inheritance applied alike, without decoding again.
       // Only when its block hint is one that slice's blocks give: a forged hint is read as given
-      // (and refused) by this server as by any other, so every replica answers a string alike.
-      const whole = range !== undefined ? cache.peek(wholeKey) : undefined;
-      const fromWhole = range !== undefined && whole !== undefined && (request.index === undefined || hintAgrees(request.index, whole.index));
-      // the whole manifest's key and read, or the range's (with its hint); counted alike either way
-      let key = wholeKey;
-      let asked: EntriesRequest = request;
-      if (fromWhole) {
-        const { range: _range, index: _index, ...wholeRequest } = request;
-        asked = wholeRequest;
-      } else if (range !== undefined || request.index !== undefined) {
+      // (and refused) by this server as by any other, so every replica answers a string alike. A
+      // redemption may not know the snapshot's size (it reads no manifest list), so either kind
+      // of whole slice will do.
+      let all = keepsAll;
+      let key = wholeKey(all);
+      let fromWhole = false;
+      if (range !== undefined) {
+        for (const pooled of manifest.content === 0 ? [true, false] : [false]) {
+          const whole = cache.peek(wholeKey(pooled));
+          if (whole !== undefined && (request.index === undefined || hintAgrees(request.index, whole.index))) {
+            all = pooled;
+            key = wholeKey(pooled);
+            fromWhole = true;
+            break;
+          }
+        }
+      }
+      const { range: _range, index: _index, ...wholeRequest } = request;
+      const asked: EntriesRequest = { ...(fromWhole ? wholeRequest : request), ...(all && { allMetrics: true }) };
+      if (!fromWhole && (range !== undefined || request.index !== undefined)) {
         key = JSON.stringify([
-          ...identity,
+          ...identity(keepsAll),
           range ? [range.start, range.end] : 'whole',
           // A block hint comes from a plan-task string: a different (or forged) hint never shares an entry.
           request.index ? request.index.blocks.map((b) => [b.offset, b.byteLength, b.firstEntry, String(b.nextRowId ?? '')]) : 'no-hint',
         ]);
       }
+      const store = fromWhole || range !== undefined || estimatedSliceBytes(dataEntries / shares, request, keepsAll) <= cache.maxBytes;
       const slice = cache.get(
         key,
         () => {
           metrics?.manifestReads.inc();
           return base.read(manifest, asked);
         },
-        { store: range !== undefined || estimatedSliceBytes(dataEntries / shares, request) <= cache.maxBytes },
+        { store },
       );
-      return fromWhole ? slice.then((s) => ({ entries: s.entries.slice(range!.start, range!.end), index: s.index })) : slice;
+      return fromWhole ? slice.then((s) => cut(s, range!.start, range!.end)) : slice;
     },
   };
+}
+
+/** Entries `[start, end)` of a slice, with their pooled stats. */
+function cut(slice: ManifestSlice, start: number, end: number): ManifestSlice {
+  const entries = slice.entries.slice(start, end);
+  return slice.metrics ? { entries, index: slice.index, metrics: slice.metrics.slice(start, end) } : { entries, index: slice.index };
 }
 
 /**
@@ -90,11 +111,18 @@ function hintAgrees(hint: ManifestIndex, index: ManifestIndex): boolean {
   });
 }
 
-/** A cached entry without its path or metric maps (see sliceBytes), and a path's usual length. */
-const ENTRY_BYTES = 700;
+/**
+ * A cached entry without its path or metric maps (see sliceBytes), and a path's usual length.
+ * Measured (gc, then heapUsed before and after holding the entries of the bench table's 100
+ * manifests): 623 bytes an entry with its 110-character path, 656 with its metric maps pooled.
+ */
+const ENTRY_BYTES = 560;
 const PATH_CHARS = 50;
 /** Raw metric map bytes per entry and stats column kept (sliceBytes' calibration: ~2,270 for 20). */
 const STATS_COLUMN_BYTES = 110;
+/** Pooled stats bytes per entry and column (the six maps of a long column), and the spans per entry. */
+const POOLED_COLUMN_BYTES = 26;
+const POOLED_ENTRY_BYTES = 28;
 
 /** Entries per byte of manifest file when the list does not count them (about 130 bytes an entry). */
 const ENTRIES_PER_BYTE = 1 / 100;
@@ -111,18 +139,20 @@ function estimatedDataEntries(list: readonly ManifestFile[]): number {
 }
 
 /**
- * What that many entries would take as cached slices (sliceBytes' lower end). A read that keeps
- * any column's stats holds every column's: its metric maps stay raw bytes until first read
+ * What that many entries would take as cached slices (sliceBytes' lower end), with every column's
+ * stats pooled, or else with the stats the request keeps. Not pooled, a read that keeps any
+ * column's stats holds every column's: its metric maps stay raw bytes until first read
  * (lazy-metric-map.ts), and the maps a plan never reads (column sizes, say) keep theirs, so a
  * filter on one column costs about what every column's stats do (measured on the bench's
  * 100,000-file table: ~3,000 bytes an entry with one filter column, not the ~900 its one column
  * would take decoded; sized as one column, its slices were stored, churned the cache and evicted
  * the unfiltered plan's).
  */
-function estimatedSliceBytes(entries: number, request: EntriesRequest): number {
+export function estimatedSliceBytes(entries: number, request: EntriesRequest, pooled: boolean): number {
   // each field id at any depth may carry stats (top-level fields undercount nested schemas)
-  const statsColumns = request.statsFieldIds?.size === 0 ? 0 : request.schema.highestFieldId();
-  return entries * (ENTRY_BYTES + 2 * PATH_CHARS + statsColumns * STATS_COLUMN_BYTES);
+  const columns = request.schema.highestFieldId();
+  const stats = pooled ? POOLED_ENTRY_BYTES + columns * POOLED_COLUMN_BYTES : request.statsFieldIds?.size === 0 ? 0 : columns * STATS_COLUMN_BYTES;
+  return entries * (ENTRY_BYTES + 2 * PATH_CHARS + stats);
 }
 
 /** What a manifest's entries inherit from its list entry (spec "Sequence Number Inheritance"). */
@@ -138,12 +168,13 @@ export function manifestListBytes(list: readonly ManifestFile[]): number {
 }
 
 /**
- * Rough retained size of a slice: the cache bound is about memory, so over-estimate. Calibrated
- * with a heap measurement (gc, then heapUsed and external before and after holding 20 slices of the
- * bench's synthetic table): 830 bytes per entry without stats, ~3,100 with 20 columns' stats.
+ * Rough retained size of a slice: the cache bound is about memory, so over-estimate (a path is
+ * counted at two bytes a character). Calibrated with heap measurements on the bench's synthetic
+ * table: ~650 bytes per entry without stats, plus ~3,100 with 20 columns' stats in metric maps,
+ * or their bytes (~500 for 20 columns) when pooled.
  */
 export function sliceBytes(slice: ManifestSlice): number {
-  let bytes = 256 + slice.index.blocks.length * 64;
+  let bytes = 256 + slice.index.blocks.length * 64 + (slice.metrics?.bytes ?? 0);
   for (const e of slice.entries) {
     const f = e.file;
     bytes += ENTRY_BYTES + f.filePath.length * 2;

@@ -26,7 +26,7 @@ import {
   type PlanTask,
   type TableBinding,
 } from '../../tokens/index.js';
-import { currentSchema, type TableIdentifier } from '../../iceberg/index.js';
+import { currentSchema, type ManifestRange, type TableIdentifier } from '../../iceberg/index.js';
 import { RawJson } from '../../json/index.js';
 import type { FetchPlanningResult, FetchScanTasksResult, PlanTableScanResult } from '../wire-types.js';
 import { pruningOf, type OutcomeSink, type ScanOutcome } from '../scan-outcome.js';
@@ -158,8 +158,9 @@ export function createScanPlanning(options: ScanPlanningOptions): ScanPlanning {
       ...(request.minRowsRequested !== undefined && { minRows: request.minRowsRequested }),
     });
     // The inline batch is written as its plan task would be redeemed: the tasks of its ranges
-    // (their files' metrics were judged, and any contradiction counted, while sizing).
-    const written = first!.count === 0 ? undefined : await engine.write({ prefix, table, request }, first!.ranges);
+    // (their files' metrics were judged, and any contradiction counted, while sizing), only the
+    // entries sizing kept (a selective filter's inline batch spans whole manifests).
+    const written = first!.count === 0 ? undefined : await engine.write({ prefix, table, request }, withKept(first!.ranges, sized.manifests));
     if (first!.count > 0 && written?.count !== first!.count)
       throw fail('INTERNAL', `The first batch of a plan of ${[...table.identifier.namespace, table.identifier.name].join('.')} did not read back as planned`);
     const inline = tasksJson(written);
@@ -319,3 +320,23 @@ function noSuchPlanTask() {
   return fail('NO_SUCH_PLAN_TASK', 'Unknown or expired plan task');
 }
 
+/** `ranges` with the entries each keeps, from the sizing of the same scan (ascending positions per manifest). */
+function withKept(ranges: readonly ManifestRange[], sized: readonly SizedManifest[]): RangeToRead[] {
+  const byPath = new Map(sized.map((m) => [m.path, m.positions] as const));
+  return ranges.map((r) => {
+    const positions = byPath.get(r.manifest);
+    return positions ? { ...r, kept: positions.subarray(lowerBound(positions, r.start), lowerBound(positions, r.end)) } : r;
+  });
+}
+
+/** The first index of `sorted` whose value is at least `value`. */
+function lowerBound(sorted: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -3,12 +3,17 @@
  * every data file is read: a file the filtered plan pruned holds no row that matches the filter
  * (SQL semantics, before any delete), and for each kept task the residual keeps every matching
  * row of the file; after the task's deletes, the rows that match are exactly the table's true
- * matching rows (every live delete applied naively).
+ * matching rows (every live delete applied naively). The same filters planned through one caching
+ * source per table, whose slices keep every column's stats pooled, plan the same tasks: each
+ * filter after a table's first is a new filter on manifests already read, and reads none again.
  */
 import t, { type Test } from 'tap';
 import { currentSchema, expressionToJson } from '../../../src/iceberg/index.js';
 import { parseJson, stringifyJson } from '../../../src/json/index.js';
-import { DEFAULT_SCAN, fileManifestSource, parseScanRequest, planFiles, type ScanPlan } from '../../../src/planner/index.js';
+import { createComputeCache } from '../../../src/cache/index.js';
+import type { ManifestFile } from '../../../src/iceberg/index.js';
+import { DEFAULT_SCAN, fileManifestSource, parseScanRequest, planFiles, type ManifestSlice, type ManifestSource, type ScanPlan } from '../../../src/planner/index.js';
+import { cachingManifestSource, manifestListBytes, sliceBytes } from '../../../src/service/engine/caching-source.js';
 import { bind } from '../../../src/planner/expressions/index.js';
 import { REAL_FIXTURES_SKIP, realFixturesAvailable } from '../../helpers/real-fixtures.js';
 import {
@@ -35,9 +40,24 @@ class TableTruth {
   #live: Promise<LiveEntries> | undefined;
   #unfiltered: Promise<ScanPlan> | undefined;
   readonly #survivors = new Map<string, Promise<ReadonlySet<number>>>();
+  /** Data manifests read by `cached`, by path: each at most once. */
+  readonly dataReads = new Map<string, number>();
+  /** A caching source for every filter of the table: its slices pool every column's stats. */
+  readonly cached: ManifestSource;
 
   constructor(readonly table: ReadableTable) {
     this.rows = new TableRows(table);
+    const base = fileManifestSource(table.io, table.metadata);
+    const counted: ManifestSource = {
+      manifests: (snapshot) => base.manifests(snapshot),
+      read: (m, request) => {
+        if (m.content === 0) this.dataReads.set(m.path, (this.dataReads.get(m.path) ?? 0) + 1);
+        return base.read(m, request);
+      },
+    };
+    const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: 256 << 20, sizeOf: sliceBytes });
+    const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: 1 << 20, sizeOf: manifestListBytes });
+    this.cached = cachingManifestSource(counted, { slices, lists }, table.metadata.location);
   }
 
   live(): Promise<LiveEntries> {
@@ -93,6 +113,10 @@ async function checkCase(t: Test, c: FilterCase, truth: TableTruth): Promise<Cas
   );
   const plan = await planFiles(metadata, request, { source: fileManifestSource(io, metadata) });
   const kept = new Map(plan.tasks.map((task) => [task.data.file.filePath, task]));
+  const pooled = await planFiles(metadata, request, { source: truth.cached });
+  const shape = (p: ScanPlan) => p.tasks.map((task) => `${task.data.file.filePath} ${task.deletes.length} ${stringifyJson(expressionToJson(task.residual))}`);
+  t.same(shape(pooled), shape(plan), 'planned through pooled slices, the same tasks, deletes and residuals');
+  t.ok([...truth.dataReads.values()].every((n) => n === 1), 'no data manifest was read twice through the cache');
   t.ok(plan.tasks.every((task) => all.some((u) => u.data.file.filePath === task.data.file.filePath)), 'a filtered plan only keeps files of the unfiltered plan');
 
   let matchingRows = 0;

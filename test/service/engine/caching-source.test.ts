@@ -1,64 +1,68 @@
 /**
  * The caching manifest source over the demo table's real manifests and a real byte-bounded cache:
- * which whole-manifest reads it keeps, by what they would take with the column stats they keep.
+ * which whole-manifest reads it keeps, pooled with every column's stats or as read, by what they
+ * would take.
  */
 import t from 'tap';
 import { createComputeCache } from '../../../src/cache/index.js';
 import { currentSchema, currentSnapshot, type ManifestFile } from '../../../src/iceberg/index.js';
-import { fileManifestSource, type ManifestSlice } from '../../../src/planner/index.js';
-import { cachingManifestSource, manifestListBytes, sliceBytes } from '../../../src/service/engine/caching-source.js';
+import { fileManifestSource, type ManifestSlice, type ManifestSource } from '../../../src/planner/index.js';
+import { cachingManifestSource, estimatedSliceBytes, manifestListBytes, sliceBytes } from '../../../src/service/engine/caching-source.js';
 import { loadDemoTable } from '../../helpers/rows/index.js';
 
-t.test('a snapshot whose manifests would not fit with the stats a read keeps is read without storing them; without stats it is kept', async (t) => {
+/** The demo table's data manifests read through a caching source of `maxBytes` (one worker of `shares`: every `shares`-th manifest). */
+async function readThrough(maxBytes: number, statsFieldIds: ReadonlySet<number>, options: { shares?: number; again?: ReadonlySet<number> } = {}) {
   const table = await loadDemoTable('sales.orders');
   const { metadata } = table;
   const schema = currentSchema(metadata);
   const specsById = new Map(metadata.partitionSpecs.map((s) => [s.specId, s] as const));
-  const every = new Set(schema.fields.map((f) => f.id));
-  const stored = async (statsFieldIds: ReadonlySet<number>, maxBytes: number) => {
-    const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes, sizeOf: sliceBytes });
-    const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: 1 << 20, sizeOf: manifestListBytes });
-    const source = cachingManifestSource(fileManifestSource(table.io, metadata), { slices, lists }, 'sales.orders');
-    const manifests = (await source.manifests(currentSnapshot(metadata)!)).filter((m) => m.content === 0);
-    let bytes = 0;
-    for (const m of manifests) bytes += sliceBytes(await source.read(m, { specsById, schema, statsFieldIds }));
-    return { held: slices.bytes, bytes };
-  };
-  // what the data manifests take cached, measured with a cache large enough for anything
-  const bare = await stored(new Set(), 1 << 20);
-  const full = await stored(every, 1 << 20);
-  t.equal(bare.held, bare.bytes, `without stats: all ${bare.bytes} bytes held in a large cache`);
-  t.ok(full.bytes > 2 * bare.bytes, `every column's stats: ${full.bytes} bytes, more than twice ${bare.bytes}`);
-  // a cache between the two holds the plan without stats, and stores nothing of the one with them
-  const between = Math.round((bare.bytes + full.bytes) / 2);
-  t.equal((await stored(new Set(), between)).held, bare.bytes, `a ${between}-byte cache keeps the manifests read without stats`);
-  t.equal((await stored(every, between)).held, 0, `a ${between}-byte cache stores none of them read with every column's stats (they would only churn it)`);
-  // one filter column's stats hold what every column's do until the maps are read (lazy)
+  const shares = options.shares ?? 1;
+  const base = fileManifestSource(table.io, metadata);
+  let reads = 0;
+  const counted: ManifestSource = { manifests: (s) => base.manifests(s), read: (m, r) => (reads++, base.read(m, r)) };
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes, sizeOf: sliceBytes });
+  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: 1 << 20, sizeOf: manifestListBytes });
+  const source = cachingManifestSource(counted, { slices, lists, shares }, 'sales.orders');
+  const manifests = (await source.manifests(currentSnapshot(metadata)!)).filter((m, i) => m.content === 0 && i % shares === 0);
+  const read = await Promise.all(manifests.map((m) => source.read(m, { specsById, schema, statsFieldIds })));
+  const first = reads;
+  // a later scan with other stats columns (a new filter): what it reads again
+  if (options.again) for (const m of manifests) await source.read(m, { specsById, schema, statsFieldIds: options.again });
+  // what the same manifests take read bare, uncached
+  let bare = 0;
+  for (const m of manifests) bare += sliceBytes(await base.read(m, { specsById, schema, statsFieldIds: new Set() }));
+  const entries = read.reduce((n, x) => n + x.entries.length, 0);
+  const estimate = (pooled: boolean) => estimatedSliceBytes(entries, { specsById, schema, statsFieldIds: new Set() }, pooled);
+  return { held: slices.bytes, pooled: read.filter((x) => x.metrics !== undefined).length, manifests: manifests.length, reads: first, readsAgain: reads - first, bare, estimate };
+}
+
+t.test("a snapshot's data manifests are kept with every column's stats pooled when they fit so, and a new filter column reads nothing again", async (t) => {
+  const table = await loadDemoTable('sales.orders');
+  const schema = currentSchema(table.metadata);
   const one = new Set([schema.fields[0]!.id]);
-  const single = await stored(one, 1 << 20);
-  t.ok(single.bytes > (bare.bytes + full.bytes) / 2, `one column's stats, as read: ${single.bytes} bytes, nearer every column's than none`);
-  t.equal((await stored(one, between)).held, 0, `a ${between}-byte cache stores none of them read with one column's stats either`);
+  const large = await readThrough(1 << 22, new Set(), { again: one });
+  t.ok(large.manifests >= 2, `${large.manifests} data manifests`);
+  t.equal(large.pooled, large.manifests, 'every slice holds its stats pooled');
+  t.equal(large.readsAgain, 0, 'a scan filtering on a column no scan asked about reads no manifest again');
+  t.ok(large.held > large.bare, `pooled: ${large.held} bytes held, against ${large.bare} bare`);
+  // a cache the pooled slices would not fit (by the estimate it judges a snapshot with), the bare ones would
+  const between = Math.max(large.bare, large.estimate(false));
+  t.ok(between < large.estimate(true), `${between} bytes hold the bare slices, not the pooled ones (${large.estimate(true)} estimated)`);
+  const bare = await readThrough(between, new Set(), { again: one });
+  t.equal(bare.pooled, 0, `a ${between}-byte cache does not pool`);
+  t.equal(bare.held, bare.bare, `it keeps the manifests read without stats (${bare.held} bytes)`);
+  t.equal(bare.readsAgain, bare.manifests, 'so a filter on a column reads each manifest again');
+  const every = await readThrough(between, new Set(schema.fields.map((f) => f.id)));
+  t.equal(every.held, 0, `a ${between}-byte cache stores none of them read with every column's stats (they would only churn it)`);
+  const single = await readThrough(between, one);
+  t.equal(single.held, 0, `nor read with one column's stats (the metric maps hold every column's until read)`);
 });
 
 t.test("a planning worker's cache is judged against its share of the snapshot: kept when the share fits, though the whole would not", async (t) => {
-  const table = await loadDemoTable('sales.orders');
-  const { metadata } = table;
-  const schema = currentSchema(metadata);
-  const specsById = new Map(metadata.partitionSpecs.map((s) => [s.specId, s] as const));
-  const held = async (maxBytes: number, shares: number) => {
-    const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes, sizeOf: sliceBytes });
-    const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: 1 << 20, sizeOf: manifestListBytes });
-    const source = cachingManifestSource(fileManifestSource(table.io, metadata), { slices, lists, shares }, 'sales.orders');
-    const manifests = (await source.manifests(currentSnapshot(metadata)!)).filter((m) => m.content === 0);
-    // one worker's share: every other manifest
-    for (const m of manifests.filter((_, i) => i % shares === 0)) await source.read(m, { specsById, schema, statsFieldIds: new Set() });
-    return { held: slices.bytes, manifests: manifests.length };
-  };
-  const whole = await held(1 << 20, 1);
-  t.ok(whole.manifests >= 2 && whole.held > 0, `${whole.manifests} data manifests, ${whole.held} bytes held in a large cache`);
-  t.ok((await held(1 << 20, 2)).held > 0, 'a half share is held in a large cache too');
-  // a cache below the whole snapshot's estimated slices, above half of them
-  const small = Math.ceil(whole.held * 0.7);
-  t.equal((await held(small, 1)).held, 0, `a ${small}-byte cache, alone, stores none of a snapshot that would not fit it`);
-  t.ok((await held(small, 2)).held > 0, `the same cache as one of two workers' keeps its share`);
+  const whole = await readThrough(1 << 22, new Set());
+  // a cache below the whole snapshot's bare slices (by the estimate it is judged with), above half of them
+  const small = Math.ceil(whole.estimate(false) * 0.9);
+  t.equal((await readThrough(small, new Set())).held, 0, `a ${small}-byte cache, alone, stores none of a snapshot that would not fit it`);
+  const half = await readThrough(small, new Set(), { shares: 2 });
+  t.ok(half.held > 0, `the same cache as one of two workers' keeps its share (${half.held} bytes)`);
 });
