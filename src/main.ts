@@ -13,6 +13,7 @@ import { fail } from './errors/index.js';
 import { Activity, createLogger, createMetrics, createTracing, TRACING_OFF, upstreamObserver, type Logger, type Metrics, type SpanExporter, type Tracing } from './observability/index.js';
 import { createReloader, type ReloadOutcome } from './reload.js';
 import {
+  CACHE_SHARES,
   createLocalPlanEngine,
   createPlanningCaches,
   createReadiness,
@@ -71,15 +72,14 @@ const CUT_CLOSE_MS = 2_000;
 /**
  * What every service over every catalog set shares: the planning engine (worker threads) and its
  * caches, plan-task keys, and the cache of upstream plans being paged. Built once per process, so
- * a reload keeps them. The planning caches share one byte budget (`planning.cache-bytes`): 45%
- * for decoded manifest slices, 5% for manifest lists, 20% for delete indexes (planning-caches.ts;
- * split between the planning workers when there are any), 10% for upstream plans being paged,
- * 20% for /plan and /tasks answers kept whole (scan-planning.ts `KeptAnswer`).
+ * a reload keeps them. The planning caches share one byte budget (`planning.cache-bytes`), split
+ * by `CACHE_SHARES` (planning-caches.ts): the workers' caches, upstream plans being paged, /plan
+ * and /tasks answers kept whole (scan-planning.ts `KeptAnswer`).
  */
 function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF) {
   const budget = config.planning.cacheBytes;
-  const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * 0.1), sizeOf: orderedPlanBytes, metrics: metrics.cache, tracing });
-  const answerCache = createComputeCache<KeptAnswer>({ name: 'answers', maxBytes: Math.floor(budget * 0.2), sizeOf: keptAnswerBytes, metrics: metrics.cache, tracing });
+  const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * CACHE_SHARES.upstreamPlans), sizeOf: orderedPlanBytes, metrics: metrics.cache, tracing });
+  const answerCache = createComputeCache<KeptAnswer>({ name: 'answers', maxBytes: Math.floor(budget * CACHE_SHARES.answers), sizeOf: keptAnswerBytes, metrics: metrics.cache, tracing });
   const workers = config.planning.workers ?? defaultPlanningWorkers();
   const engine =
     workers > 0

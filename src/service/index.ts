@@ -7,7 +7,7 @@ export type { CatalogStatus } from './catalog-status.js';
 export { createScanPlanning, keptAnswerBytes, type KeptAnswer, type ScanPlanning, type ScanPlanningOptions } from './planning/scan-planning.js';
 export type { ManifestCaches } from './engine/caching-source.js';
 export { createLocalPlanEngine, type PlanEngine } from './engine/plan-engine.js';
-export { createPlanningCaches } from './engine/planning-caches.js';
+export { CACHE_SHARES, createPlanningCaches } from './engine/planning-caches.js';
 export { createWorkerPlanEngine, defaultPlanningWorkers } from './engine/worker-pool.js';
 export { orderedPlanBytes, type OrderedPlan } from './planning/upstream-pages.js';
 export { createPagedPlanning, type PagedPlanning, type PagedPlanningOptions, type UpstreamPlanner } from './planning/paged-planning.js';

@@ -1,10 +1,9 @@
 /**
  * The caches of in-process planning, sized from one byte budget (`planning.cache-bytes`, or a
- * planning worker's share of it): 45% decoded manifest slices, 5% manifest lists, 10% delete
- * indexes. The other 40% the main thread keeps: upstream plans being paged (10%), /plan and
- * /tasks answers kept whole (20%: a repeated scan of 100,000 files is 31 MiB of answers), and
- * the bytes of the planning workers' reads from remote storage (10%, remote-bytes.ts: the
- * 100,000-file bench table's 100 manifests are 13 MB).
+ * planning worker's share of it). `CACHE_SHARES` splits it: decoded manifest slices, manifest
+ * lists and delete indexes here; the main thread keeps upstream plans being paged, /plan and
+ * /tasks answers kept whole, and the bytes of the planning workers' reads from remote storage
+ * (remote-bytes.ts).
  */
 import { createComputeCache, type ComputeCache } from '../../cache/index.js';
 import type { ManifestFile } from '../../iceberg/index.js';
@@ -12,8 +11,20 @@ import type { CacheMetrics, MetricCounter, Tracing } from '../../observability/i
 import type { DeleteFileIndex, ManifestSlice } from '../../planner/index.js';
 import { manifestListBytes, sliceBytes, type ManifestCaches } from './caching-source.js';
 
-/** The share of the whole budget the main thread keeps for remote files' bytes (worker-pool.ts). */
-export const REMOTE_FILES_SHARE = 0.1;
+/**
+ * The budget's split, sized on the bench's 100,000-file table of 20 columns at the default
+ * 256 MiB: its slices with every column's stats pooled take ~126 MB (58% is 148 MiB, split between
+ * the workers), a repeated unfiltered scan's answers ~36 MB (16% is 41 MiB), its 100 manifests'
+ * bytes 13 MB (9%).
+ */
+export const CACHE_SHARES = {
+  slices: 0.58,
+  lists: 0.03,
+  deleteIndexes: 0.07,
+  upstreamPlans: 0.07,
+  answers: 0.16,
+  remoteFiles: 0.09,
+} as const;
 
 export interface PlanningCaches {
   readonly manifestCaches: ManifestCaches;
@@ -36,11 +47,11 @@ export function createPlanningCaches(
       metrics.manifestReadsCoalesced.inc();
     },
   };
-  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * 0.45), sizeOf: sliceBytes, metrics: manifestMetrics, ...traced });
-  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * 0.05), sizeOf: manifestListBytes, metrics: metrics.cache, ...traced });
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * CACHE_SHARES.slices), sizeOf: sliceBytes, metrics: manifestMetrics, ...traced });
+  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * CACHE_SHARES.lists), sizeOf: manifestListBytes, metrics: metrics.cache, ...traced });
   const deleteIndexCache = createComputeCache<DeleteFileIndex>({
     name: 'delete-index',
-    maxBytes: Math.floor(budget * 0.1),
+    maxBytes: Math.floor(budget * CACHE_SHARES.deleteIndexes),
     sizeOf: (index) => 1024 + index.size * 1024,
     metrics: metrics.cache,
     ...traced,

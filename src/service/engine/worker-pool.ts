@@ -22,7 +22,7 @@ import { traceContext, type Logger, type Metrics, type TraceContext } from '../.
 import type { PlanStats, RangeToRead } from '../../planner/index.js';
 import type { SizedManifest } from './batches.js';
 import { encodePlanTaskRuns, jsonText, shareOf, type JsonText, type PlanEngine, type PlanJob, type PlanShare, type PlanTable, type SizedPlan, type WrittenTasks } from './plan-engine.js';
-import { REMOTE_FILES_SHARE } from './planning-caches.js';
+import { CACHE_SHARES } from './planning-caches.js';
 import { keepRemoteBytes } from './remote-bytes.js';
 import { scanOf } from './scan-codec.js';
 import { errorFromWire, errorToWire, type Call, type Done, type FromWorker, type Job, type WireWrittenTasks, type WorkerReport } from './worker-protocol.js';
@@ -247,7 +247,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
   const engineId = nextEngine++;
   const cacheBytes = Math.floor(options.cacheBytes / count);
   // the workers' reads of remote files, answered here (planning-caches.ts: the main thread's share)
-  const remoteBytes = createComputeCache<Buffer>({ name: 'remote-files', maxBytes: Math.floor(options.cacheBytes * REMOTE_FILES_SHARE), sizeOf: (b) => b.length, ...(options.metrics && { metrics: options.metrics.cache }) });
+  const remoteBytes = createComputeCache<Buffer>({ name: 'remote-files', maxBytes: Math.floor(options.cacheBytes * CACHE_SHARES.remoteFiles), sizeOf: (b) => b.length, ...(options.metrics && { metrics: options.metrics.cache }) });
 
   // Cache gauges are per worker; the metric is their sum.
   const gauges = new Map<string, { bytes: number[]; inFlight: number[]; budget: number[] }>();
