@@ -41,6 +41,8 @@ type Readers = readonly (RawMetricReader<unknown> | undefined)[];
 /** How one writer schema lays the six maps out: a reader per map, compiled once per set of kept columns. */
 class MetricLayout {
   readonly #byKeep = new Map<string, Readers>();
+  /** The same, by set: a scan asks with one set for every entry it keeps. */
+  readonly #bySet = new WeakMap<ReadonlySet<number>, Readers>();
   #cursor?: MetricsCursor;
 
   constructor(
@@ -52,6 +54,8 @@ class MetricLayout {
 
   /** Readers keeping only `keep` (all columns when undefined). */
   readers(keep: ReadonlySet<number> | undefined): Readers {
+    const known = keep && this.#bySet.get(keep);
+    if (known) return known;
     const key = keep === undefined ? 'all' : [...keep].sort((a, b) => a - b).join(',');
     let readers = this.#byKeep.get(key);
     if (readers === undefined) {
@@ -63,6 +67,7 @@ class MetricLayout {
       // a plan keeps a few distinct sets at most; a caller that varies them without end is not kept
       if (this.#byKeep.size < 16) this.#byKeep.set(key, readers);
     }
+    if (keep) this.#bySet.set(keep, readers);
     return readers;
   }
 
