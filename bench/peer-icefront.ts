@@ -23,6 +23,7 @@ export interface IcefrontChild {
 }
 
 const CHILD = path.resolve(import.meta.dirname, 'peer-icefront-child.ts');
+const REQUEST_LOG = process.env['BENCH_REQUEST_LOG'];
 
 export async function startIcefrontChild(yaml: string): Promise<IcefrontChild> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-bench-peer-'));
@@ -49,6 +50,8 @@ export async function startIcefrontChild(yaml: string): Promise<IcefrontChild> {
           return;
         }
         const r = /^REQ \S+ \d+ (\S+) ([\d.]+)$/.exec(line);
+        // BENCH_REQUEST_LOG=FILE: every request line, with the time it was answered, for a closer look
+        if (r && REQUEST_LOG) fs.appendFileSync(REQUEST_LOG, `${new Date().toISOString()} ${line}\n`);
         if (r) {
           const route = r[1]!.split('?')[0]!;
           const last = route.slice(route.lastIndexOf('/'));

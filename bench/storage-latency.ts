@@ -5,8 +5,9 @@
  * suite's), registered in the Iceberg REST fixture; Toxiproxy (tools/interop/toxiproxy.sh) sits
  * between moto and every reader of manifests, adding BENCH_LATENCY_MS (default 20) each way (a
  * latency toxic on both streams). BENCH_CLIENTS (default `pyiceberg,spark`) says which clients
- * run. In BENCH_RUNS (default 3) rounds, each client, in one long-lived process of its own
- * (bench/peer_pyiceberg.py; bench/peer_spark.py, one Spark JVM, local[1]), plans:
+ * run; BENCH_REQUEST_LOG=FILE writes every request Icefront answered, with its time, between
+ * lines naming each timed plan. In BENCH_RUNS (default 3) rounds, each client, in one long-lived
+ * process of its own (bench/peer_pyiceberg.py; bench/peer_spark.py, one Spark JVM, local[1]), plans:
  *   - client-side: `scan-planning-mode=client` against the fixture, manifests fetched through
  *     the proxy by the client itself: unfiltered, and `c4 < 1000` (1% of the files by column
  *     metrics, which partition summaries cannot prune);
@@ -24,6 +25,7 @@
  * ratios for each client, and a final JSON line. Needs the interop toolchain and Toxiproxy (both
  * installed by their scripts on first use).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startMoto } from '../test/interop/harness/moto.js';
@@ -137,7 +139,10 @@ try {
     const planner = planners[client]();
     closers.push(() => planner.close());
     const plan = async (what: Case, uri: string, warehouse: string | undefined, scan: { planning: 'client' | 'server'; filter?: string }) => {
+      const log = process.env['BENCH_REQUEST_LOG'];
+      if (log) fs.appendFileSync(log, `${new Date().toISOString()} # ${client} ${LABEL[what]}\n`);
       const run = await planner.plan(uri, warehouse, scan);
+      if (log) fs.appendFileSync(log, `${new Date().toISOString()} # done in ${run.ms.toFixed(0)} ms\n`);
       const expected = scan.filter ? FILTERED_FILES : FILES;
       if (run.files !== expected) throw new Error(`${client} ${LABEL[what]}: planned ${run.files} files, not ${expected}`);
       const k = key(client, what);
