@@ -47,6 +47,8 @@ export interface EntryReaderOptions {
    * decoded on first read; otherwise the maps come decoded and are converted here.
    */
   readonly rawMetrics?: ReadonlyMap<unknown, RecordDecoder>;
+  /** The six maps are kept apart from the entries (pooled-metrics.ts): the entries carry none. */
+  readonly metricsPooled?: boolean;
 }
 
 function listReader<V>(get: Getter, what: string, element: (v: unknown, what: string) => V | undefined): (r: AvroRecord) => V[] | undefined {
@@ -71,6 +73,7 @@ export function compileEntryReader(schema: EntrySchema, options: EntryReaderOpti
   const m = <V>(ref: FieldRef, value: MetricValue<V>): ((r: AvroRecord) => ReadonlyMap<number, V> | undefined) => {
     const f = field(df, ref);
     const get = g(ref);
+    if (options.metricsPooled) return () => undefined;
     const avsc = f && options.rawMetrics?.get(f.type);
     if (f === undefined || avsc === undefined) {
       const reader = mapReader(f, ref[1], value, keep);

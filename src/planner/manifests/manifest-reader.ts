@@ -110,9 +110,9 @@ function plan(container: AvroContainer, manifest: ManifestFile, options: ReadMan
     const rawTypes = skipMetrics ? undefined : metricTypes(schema);
     const raw = rawTypes && rawFieldsDecoder(schemaText, writerSchema, 'raw-metrics', rawTypes);
     const rawMetrics = raw && new Map(rawTypes!.map((type, i) => [type, raw.fieldDecoders[i]!] as const));
-    // pooled: the entries keep no column's maps (the pool has them all); not pooled, all of them
+    // pooled: the entries carry no maps (the pool has them all); not pooled, all of them
     const pool = options.allMetrics && rawMetrics ? () => MetricPoolBuilder.for(schema, rawMetrics, manifest) : undefined;
-    const keep = pool ? new Set<number>() : options.allMetrics ? undefined : options.statsFieldIds;
+    const keep = options.allMetrics ? undefined : options.statsFieldIds;
     return {
       spec,
       read: compileEntryReader(schema, {
@@ -121,6 +121,7 @@ function plan(container: AvroContainer, manifest: ManifestFile, options: ReadMan
         partitionType: partitionType(spec, options.schema),
         ...(keep !== undefined && { statsFieldIds: keep }),
         ...(rawMetrics !== undefined && { rawMetrics }),
+        ...(pool && { metricsPooled: true }),
       }),
       entryDecoder: skipMetrics
         ? projectedDecoder(schemaText, writerSchema, 'no-metrics', withoutMetricsSchema(schema))
