@@ -4,57 +4,16 @@
  * manifest and on the layouts other writers use, and a map nobody looks up is never built.
  */
 import t from 'tap';
-import { createFilesystemCatalog } from '../../../src/catalogs/index.js';
 import { isIcefrontError } from '../../../src/errors/index.js';
-import {
-  currentSchema,
-  currentSnapshot,
-  partitionType,
-  Schema,
-  type ManifestEntry,
-  type ManifestFile,
-  type PartitionSpec,
-} from '../../../src/iceberg/index.js';
-import type { FileIO } from '../../../src/storage/index.js';
-import { AvroContainer, nextBlockOffset } from '../../../src/planner/manifests/avro-container.js';
-import { writerDecoder } from '../../../src/planner/manifests/avro-types.js';
-import { compileEntryReader } from '../../../src/planner/manifests/entry-reader.js';
-import { entrySchema } from '../../../src/planner/manifests/entry-schema.js';
-import { RowIdAssigner } from '../../../src/planner/manifests/inheritance.js';
+import type { ManifestEntry } from '../../../src/iceberg/index.js';
 import { LazyMetricMap, metricMapBytes } from '../../../src/planner/manifests/lazy-metric-map.js';
-import { readManifest, readManifestList } from '../../../src/planner/manifests/index.js';
-import type { AvroRecord } from '../../../src/planner/manifests/record-access.js';
-import { REAL_FIXTURES_DIR, REAL_FIXTURES_SKIP, realFixturesAvailable, realFixturesCatalogConfig } from '../../helpers/real-fixtures.js';
+import { readManifest } from '../../../src/planner/manifests/index.js';
+import { REAL_FIXTURES_SKIP, realFixturesAvailable } from '../../helpers/real-fixtures.js';
 import { writeAvro } from './avro-file.js';
 import { MemoryIO } from './memory-io.js';
-import { entryRecord, field, manifestEntrySchema, manifestFile } from './manifest-schemas.js';
-import fs from 'node:fs';
+import { entryRecord, manifestEntrySchema, manifestFile } from './manifest-schemas.js';
+import { avroMapLayout, eagerEntries, fixtureManifests, METRICS, nullableKeyLayout, nullableLayout, TEST_SCHEMA, TEST_SPEC, withAvroMaps } from './metric-fixtures.js';
 import path from 'node:path';
-
-const METRICS = ['columnSizes', 'valueCounts', 'nullValueCounts', 'nanValueCounts', 'lowerBounds', 'upperBounds'] as const;
-
-/** The entries as the eager path decodes them: avsc builds every metric array, entry-reader converts it. */
-async function eagerEntries(io: FileIO, manifest: ManifestFile, spec: PartitionSpec, schema: Schema, statsFieldIds?: ReadonlySet<number>): Promise<ManifestEntry[]> {
-  const container = await AvroContainer.open(io, manifest.path, false);
-  const { schemaText, writerSchema } = container.header;
-  const read = compileEntryReader(entrySchema(writerSchema), {
-    manifest,
-    spec,
-    partitionType: partitionType(spec, schema),
-    ...(statsFieldIds && { statsFieldIds }),
-  });
-  const decoder = writerDecoder(schemaText, writerSchema);
-  const rowIds = new RowIdAssigner(RowIdAssigner.appliesTo(manifest) ? manifest.firstRowId : undefined);
-  const out: ManifestEntry[] = [];
-  let offset = container.header.length;
-  let first = 0;
-  for (let block = await container.blockAt(offset, first); block; block = await container.blockAt(offset, first)) {
-    await container.decodeBlock(block, decoder, (v, i) => out.push(read(v as AvroRecord, i, rowIds)));
-    offset = nextBlockOffset(block);
-    first += block.recordCount;
-  }
-  return out;
-}
 
 const plain = (m: ReadonlyMap<number, unknown> | undefined) => (m === undefined ? undefined : [...m].map(([k, v]) => [k, v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v]));
 
@@ -77,71 +36,36 @@ function lazyMaps(entries: readonly ManifestEntry[]): LazyMetricMap<unknown>[] {
 }
 
 t.test('on every real fixture manifest, lazily decoded metric maps equal the eager ones', { skip: realFixturesAvailable() ? false : REAL_FIXTURES_SKIP }, async (t) => {
-  const index = JSON.parse(fs.readFileSync(path.join(REAL_FIXTURES_DIR, 'INDEX.json'), 'utf8')) as { fixture: string }[];
-  const catalog = createFilesystemCatalog(realFixturesCatalogConfig());
   let manifests = 0;
   let lazy = 0;
   const problems: string[] = [];
-  for (const { fixture } of index) {
-    const levels = fixture.split('/');
-    const table = await catalog.loadTable({ namespace: levels.slice(0, -1), name: levels[levels.length - 1]! });
-    const snapshot = currentSnapshot(table.metadata);
-    if (snapshot?.manifestList === undefined) continue;
-    const specsById = new Map(table.metadata.partitionSpecs.map((s) => [s.specId, s]));
-    const schema = currentSchema(table.metadata);
-    let list: ManifestFile[];
-    try {
-      list = await readManifestList(table.io, snapshot.manifestList, { formatVersion: table.metadata.formatVersion, snapshotId: snapshot.snapshotId });
-    } catch {
-      continue; // missing files: covered by real-fixtures.test.ts
-    }
+  for await (const { fixture, io, manifest: m, specsById, schema } of fixtureManifests()) {
     const someIds = new Set(schema.fields.slice(0, 1).map((f) => f.id));
-    // a manifest listed many times (iceberg-cxx meta_perf lists one 10,000 times) is compared once
-    const distinct = [...new Map(list.map((m) => [m.path, m] as const)).values()];
-    for (const m of distinct) {
-      for (const statsFieldIds of [undefined, someIds]) {
-        let read;
-        try {
-          read = await readManifest(table.io, m, { specsById, schema, ...(statsFieldIds && { statsFieldIds }) });
-        } catch (err) {
-          if (isIcefrontError(err, 'FILE_NOT_FOUND') || isIcefrontError(err, 'PATH_OUTSIDE_WAREHOUSE')) continue;
-          throw err;
-        }
-        const maps = lazyMaps(read.entries);
-        if (maps.some((x) => x.decoded)) problems.push(`${fixture} ${path.basename(m.path)}: a map was decoded before anything read it`);
-        const eager = await eagerEntries(table.io, m, read.spec, schema, statsFieldIds);
-        problems.push(...differences(read.entries, eager).map((d) => `${fixture} ${path.basename(m.path)} ${statsFieldIds ? 'first column' : 'all'}: ${d}`));
-        // the comparison iterated every map: iteration decodes without keeping
-        if (maps.some((x) => x.decoded)) problems.push(`${fixture} ${path.basename(m.path)}: iterating kept a decoded map`);
-        manifests += 1;
-        lazy += maps.length;
+    for (const statsFieldIds of [undefined, someIds]) {
+      let read;
+      try {
+        read = await readManifest(io, m, { specsById, schema, ...(statsFieldIds && { statsFieldIds }) });
+      } catch (err) {
+        if (isIcefrontError(err, 'FILE_NOT_FOUND') || isIcefrontError(err, 'PATH_OUTSIDE_WAREHOUSE')) continue;
+        throw err;
       }
+      const maps = lazyMaps(read.entries);
+      if (maps.some((x) => x.decoded)) problems.push(`${fixture} ${path.basename(m.path)}: a map was decoded before anything read it`);
+      const eager = await eagerEntries(io, m, read.spec, schema, statsFieldIds);
+      problems.push(...differences(read.entries, eager).map((d) => `${fixture} ${path.basename(m.path)} ${statsFieldIds ? 'first column' : 'all'}: ${d}`));
+      // the comparison iterated every map: iteration decodes without keeping
+      if (maps.some((x) => x.decoded)) problems.push(`${fixture} ${path.basename(m.path)}: iterating kept a decoded map`);
+      manifests += 1;
+      lazy += maps.length;
     }
   }
   t.same(problems.slice(0, 20), [], `${problems.length} differences`);
   t.ok(manifests > 100 && lazy > 1000, `${manifests} manifest reads, ${lazy} lazy maps compared`);
 });
 
-const schema = new Schema([
-  { id: 1, name: 'id', required: true, type: { kind: 'long' } },
-  { id: 2, name: 'category', required: false, type: { kind: 'string' } },
-]);
-const spec: PartitionSpec = { specId: 0, fields: [] };
+const schema = TEST_SCHEMA;
+const spec = TEST_SPEC;
 const opts = { specsById: new Map([[0, spec]]), schema };
-
-/** `manifestEntrySchema` with the metric fields re-shaped by `reshape` (by field name). */
-function reshaped(reshape: (f: Record<string, unknown>) => Record<string, unknown>): Record<string, unknown> {
-  const root = manifestEntrySchema([]) as { fields: Record<string, unknown>[] };
-  const metricNames = ['column_sizes', 'value_counts', 'null_value_counts', 'nan_value_counts', 'lower_bounds', 'upper_bounds'];
-  return {
-    ...root,
-    fields: root.fields.map((f) => {
-      if (f['name'] !== 'data_file') return f;
-      const df = f['type'] as { fields: Record<string, unknown>[] };
-      return { ...f, type: { ...df, fields: df.fields.map((x) => (metricNames.includes(x['name'] as string) ? reshape(x) : x)) } };
-    }),
-  };
-}
 
 async function lazyAndEager(t: { same(a: unknown, b: unknown, m: string): unknown }, name: string, writer: Record<string, unknown>, records: Record<string, unknown>[], statsFieldIds?: ReadonlySet<number>) {
   const io = new MemoryIO();
@@ -172,26 +96,14 @@ t.test('the usual layout: 64-bit counts exact, bounds as bytes, absent maps abse
 });
 
 t.test('DuckDB-style nullable key, value and element unions, and Avro maps with string keys, decode as eagerly', async (t) => {
-  const nullable = reshaped((f) => {
-    const arr = (f['type'] as unknown[])[1] as { items: { fields: Record<string, unknown>[] } };
-    const items = { ...arr.items, fields: arr.items.fields.map((x) => ({ name: x['name'], type: ['null', x['type']] })) };
-    return { name: f['name'], type: ['null', { type: 'array', items: ['null', items] }] };
-  });
+  const nullable = nullableLayout();
   const withNulls = entryRecord({ valueCounts: big }, 0);
   (withNulls['data_file'] as Record<string, unknown>)['value_counts'] = [...big.map(([key, value]) => ({ key, value })), null, { key: 4, value: null }];
   await lazyAndEager(t, 'nullable', nullable, [withNulls, entryRecord({}, 1)]);
   await lazyAndEager(t, 'nullable-some', nullable, [withNulls], new Set([1, 4]));
 
-  const asMaps = reshaped((f) => {
-    const arr = (f['type'] as unknown[])[1] as { items: { fields: Record<string, unknown>[] } };
-    return field(f['name'] as string, f['field-id'] as number, { type: 'map', values: arr.items.fields[1]!['type'] }, true);
-  });
-  const mapRecord = entryRecord({}, 0);
-  const df = mapRecord['data_file'] as Record<string, unknown>;
-  for (const k of ['column_sizes', 'value_counts', 'null_value_counts', 'lower_bounds', 'upper_bounds']) {
-    const pairs = df[k] as { key: number; value: unknown }[] | null;
-    df[k] = pairs && Object.fromEntries(pairs.map((p) => [String(p.key), p.value]));
-  }
+  const asMaps = avroMapLayout();
+  const mapRecord = withAvroMaps(entryRecord({}, 0));
   const entries = await lazyAndEager(t, 'avro-map', asMaps, [mapRecord]);
   t.ok(entries[0]!.file.valueCounts instanceof LazyMetricMap, 'Avro maps are lazy too (decoded by avsc on first read)');
   t.same([...entries[0]!.file.valueCounts!], [[1, 10n], [2, 10n]]);
@@ -218,11 +130,7 @@ t.test('only the maps something looks up are decoded; iterating does not keep on
 });
 
 t.test('a metric map that does not decode fails its reads with INVALID_METADATA naming the manifest', async (t) => {
-  const writer = reshaped((f) => {
-    const arr = (f['type'] as unknown[])[1] as { items: { fields: Record<string, unknown>[] } };
-    const items = { ...arr.items, fields: [{ name: 'key', type: ['null', 'int'] }, arr.items.fields[1]] };
-    return { ...f, type: ['null', { ...arr, items }] };
-  });
+  const writer = nullableKeyLayout();
   const record = entryRecord({}, 0);
   (record['data_file'] as Record<string, unknown>)['value_counts'] = [{ key: null, value: 3n }];
   const io = new MemoryIO();

@@ -6,44 +6,16 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
-import { createFilesystemCatalog } from '../../../src/catalogs/index.js';
 import { isIcefrontError } from '../../../src/errors/index.js';
-import { currentSchema, currentSnapshot, partitionType, Schema, type ContentFile, type ManifestEntry, type ManifestFile, type PartitionSpec } from '../../../src/iceberg/index.js';
-import type { FileIO } from '../../../src/storage/index.js';
-import { AvroContainer, nextBlockOffset } from '../../../src/planner/manifests/avro-container.js';
-import { writerDecoder } from '../../../src/planner/manifests/avro-types.js';
-import { compileEntryReader } from '../../../src/planner/manifests/entry-reader.js';
-import { entrySchema } from '../../../src/planner/manifests/entry-schema.js';
-import { RowIdAssigner } from '../../../src/planner/manifests/inheritance.js';
-import { readManifest, readManifestList, type ManifestReadResult } from '../../../src/planner/manifests/index.js';
+import type { ContentFile, ManifestEntry } from '../../../src/iceberg/index.js';
+import { readManifest, type ManifestReadResult } from '../../../src/planner/manifests/index.js';
 import type { PooledMetrics } from '../../../src/planner/manifests/pooled-metrics.js';
-import type { AvroRecord } from '../../../src/planner/manifests/record-access.js';
-import { REAL_FIXTURES_DIR, REAL_FIXTURES_SKIP, realFixturesAvailable, realFixturesCatalogConfig } from '../../helpers/real-fixtures.js';
+import { REAL_FIXTURES_SKIP, realFixturesAvailable } from '../../helpers/real-fixtures.js';
 import { writeAvro } from './avro-file.js';
 import { MemoryIO } from './memory-io.js';
-import { entryRecord, field, manifestEntrySchema, manifestFile } from './manifest-schemas.js';
-import fs from 'node:fs';
+import { entryRecord, manifestEntrySchema, manifestFile } from './manifest-schemas.js';
+import { avroMapLayout, eagerEntries, fixtureManifests, METRICS, nullableKeyLayout, nullableLayout, TEST_SCHEMA, TEST_SPEC, withAvroMaps } from './metric-fixtures.js';
 import path from 'node:path';
-
-const METRICS = ['columnSizes', 'valueCounts', 'nullValueCounts', 'nanValueCounts', 'lowerBounds', 'upperBounds'] as const;
-
-/** The entries as the eager path decodes them: avsc builds every metric array, entry-reader converts it. */
-async function eagerEntries(io: FileIO, manifest: ManifestFile, spec: PartitionSpec, schema: Schema, statsFieldIds?: ReadonlySet<number>): Promise<ManifestEntry[]> {
-  const container = await AvroContainer.open(io, manifest.path, false);
-  const { schemaText, writerSchema } = container.header;
-  const read = compileEntryReader(entrySchema(writerSchema), { manifest, spec, partitionType: partitionType(spec, schema), ...(statsFieldIds && { statsFieldIds }) });
-  const decoder = writerDecoder(schemaText, writerSchema);
-  const rowIds = new RowIdAssigner(RowIdAssigner.appliesTo(manifest) ? manifest.firstRowId : undefined);
-  const out: ManifestEntry[] = [];
-  let offset = container.header.length;
-  let first = 0;
-  for (let block = await container.blockAt(offset, first); block; block = await container.blockAt(offset, first)) {
-    await container.decodeBlock(block, decoder, (v, i) => out.push(read(v as AvroRecord, i, rowIds)));
-    offset = nextBlockOffset(block);
-    first += block.recordCount;
-  }
-  return out;
-}
 
 const text = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x));
 const pairs = (m: ReadonlyMap<number, unknown> | undefined) => (m === undefined ? [] : [...m]);
@@ -87,76 +59,43 @@ function cutAgrees(metrics: PooledMetrics, entries: readonly ManifestEntry[], st
 }
 
 t.test('on every real fixture manifest, pooled metrics read as the eager maps, column by column', { skip: realFixturesAvailable() ? false : REAL_FIXTURES_SKIP }, async (t) => {
-  const index = JSON.parse(fs.readFileSync(path.join(REAL_FIXTURES_DIR, 'INDEX.json'), 'utf8')) as { fixture: string }[];
-  const catalog = createFilesystemCatalog(realFixturesCatalogConfig());
   let pooledReads = 0;
   let onEntries = 0;
   let entries = 0;
   const problems: string[] = [];
-  for (const { fixture } of index) {
-    const levels = fixture.split('/');
-    const table = await catalog.loadTable({ namespace: levels.slice(0, -1), name: levels[levels.length - 1]! });
-    const snapshot = currentSnapshot(table.metadata);
-    if (snapshot?.manifestList === undefined) continue;
-    const specsById = new Map(table.metadata.partitionSpecs.map((s) => [s.specId, s]));
-    const schema = currentSchema(table.metadata);
-    let list: ManifestFile[];
-    try {
-      list = await readManifestList(table.io, snapshot.manifestList, { formatVersion: table.metadata.formatVersion, snapshotId: snapshot.snapshotId });
-    } catch {
-      continue; // missing files: covered by real-fixtures.test.ts
-    }
+  for await (const { fixture, io, manifest: m, specsById, schema } of fixtureManifests()) {
     const keep = new Set(schema.fields.slice(0, 1).map((f) => f.id));
-    for (const m of new Map(list.map((x) => [x.path, x] as const)).values()) {
-      let read: ManifestReadResult;
-      try {
-        read = await readManifest(table.io, m, { specsById, schema, statsFieldIds: new Set(), allMetrics: true });
-      } catch (err) {
-        if (isIcefrontError(err, 'FILE_NOT_FOUND') || isIcefrontError(err, 'PATH_OUTSIDE_WAREHOUSE')) continue;
-        throw err;
-      }
-      const eager = await eagerEntries(table.io, m, read.spec, schema);
-      const where = `${fixture} ${path.basename(m.path)}`;
-      if (read.metrics === undefined) {
-        // a layout avsc cannot hand over as bytes: every column's maps stay on the entries
-        onEntries += 1;
-        read.entries.forEach((e, i) => {
-          for (const key of METRICS) if (text(pairs(e.file[key])) !== text(pairs(eager[i]!.file[key]))) problems.push(`${where} entry ${i} ${key}: not every column kept`);
-        });
-        continue;
-      }
-      pooledReads += 1;
-      entries += read.entries.length;
-      problems.push(...differences(read, eager, keep).map((d) => `${where}: ${d}`));
-      const n = read.metrics.count;
-      if (!cutAgrees(read.metrics, read.entries, Math.floor(n / 3), n - 1)) problems.push(`${where}: a range cut from the pool reads otherwise`);
+    let read: ManifestReadResult;
+    try {
+      read = await readManifest(io, m, { specsById, schema, statsFieldIds: new Set(), allMetrics: true });
+    } catch (err) {
+      if (isIcefrontError(err, 'FILE_NOT_FOUND') || isIcefrontError(err, 'PATH_OUTSIDE_WAREHOUSE')) continue;
+      throw err;
     }
+    const eager = await eagerEntries(io, m, read.spec, schema);
+    const where = `${fixture} ${path.basename(m.path)}`;
+    if (read.metrics === undefined) {
+      // a layout avsc cannot hand over as bytes: every column's maps stay on the entries
+      onEntries += 1;
+      read.entries.forEach((e, i) => {
+        for (const key of METRICS) if (text(pairs(e.file[key])) !== text(pairs(eager[i]!.file[key]))) problems.push(`${where} entry ${i} ${key}: not every column kept`);
+      });
+      continue;
+    }
+    pooledReads += 1;
+    entries += read.entries.length;
+    problems.push(...differences(read, eager, keep).map((d) => `${where}: ${d}`));
+    const n = read.metrics.count;
+    if (!cutAgrees(read.metrics, read.entries, Math.floor(n / 3), n - 1)) problems.push(`${where}: a range cut from the pool reads otherwise`);
   }
   t.same(problems.slice(0, 20), [], `${problems.length} differences`);
   t.ok(pooledReads > 100 && entries > 1000, `${pooledReads} pooled manifest reads (${entries} entries), ${onEntries} with the maps on the entries`);
 });
 
-const schema = new Schema([
-  { id: 1, name: 'id', required: true, type: { kind: 'long' } },
-  { id: 2, name: 'category', required: false, type: { kind: 'string' } },
-]);
-const spec: PartitionSpec = { specId: 0, fields: [] };
+const schema = TEST_SCHEMA;
+const spec = TEST_SPEC;
 const opts = { specsById: new Map([[0, spec]]), schema };
 const HEADER = { metadata: { 'partition-spec-id': '0', 'format-version': '2', content: 'data' } };
-
-/** `manifestEntrySchema` with the metric fields re-shaped by `reshape`. */
-function reshaped(reshape: (f: Record<string, unknown>) => Record<string, unknown>): Record<string, unknown> {
-  const root = manifestEntrySchema([]) as { fields: Record<string, unknown>[] };
-  const metricNames = ['column_sizes', 'value_counts', 'null_value_counts', 'nan_value_counts', 'lower_bounds', 'upper_bounds'];
-  return {
-    ...root,
-    fields: root.fields.map((f) => {
-      if (f['name'] !== 'data_file') return f;
-      const df = f['type'] as { fields: Record<string, unknown>[] };
-      return { ...f, type: { ...df, fields: df.fields.map((x) => (metricNames.includes(x['name'] as string) ? reshape(x) : x)) } };
-    }),
-  };
-}
 
 async function pooledAndEager(name: string, writer: Record<string, unknown>, records: Record<string, unknown>[], keep: ReadonlySet<number> = new Set([1])) {
   const io = new MemoryIO();
@@ -184,25 +123,13 @@ t.test('the usual layout: 64-bit counts exact, long keys, absent maps absent, th
 });
 
 t.test('DuckDB-style nullable unions and Avro maps with string keys read as eagerly (through avsc)', async (t) => {
-  const nullable = reshaped((f) => {
-    const arr = (f['type'] as unknown[])[1] as { items: { fields: Record<string, unknown>[] } };
-    const items = { ...arr.items, fields: arr.items.fields.map((x) => ({ name: x['name'], type: ['null', x['type']] })) };
-    return { name: f['name'], type: ['null', { type: 'array', items: ['null', items] }] };
-  });
+  const nullable = nullableLayout();
   const withNulls = entryRecord({ valueCounts: big }, 0);
   (withNulls['data_file'] as Record<string, unknown>)['value_counts'] = [...big.map(([key, value]) => ({ key, value })), null, { key: 4, value: null }];
   t.same((await pooledAndEager('nullable', nullable, [withNulls, entryRecord({}, 1)], new Set([1, 4]))).problems, []);
 
-  const asMaps = reshaped((f) => {
-    const arr = (f['type'] as unknown[])[1] as { items: { fields: Record<string, unknown>[] } };
-    return field(f['name'] as string, f['field-id'] as number, { type: 'map', values: arr.items.fields[1]!['type'] }, true);
-  });
-  const mapRecord = entryRecord({}, 0);
-  const df = mapRecord['data_file'] as Record<string, unknown>;
-  for (const k of ['column_sizes', 'value_counts', 'null_value_counts', 'lower_bounds', 'upper_bounds']) {
-    const kv = df[k] as { key: number; value: unknown }[] | null;
-    df[k] = kv && Object.fromEntries(kv.map((p) => [String(p.key), p.value]));
-  }
+  const asMaps = avroMapLayout();
+  const mapRecord = withAvroMaps(entryRecord({}, 0));
   const { read, problems } = await pooledAndEager('avro-map', asMaps, [mapRecord]);
   t.same(problems, []);
   t.equal(read.metrics!.at(0, read.entries[0]!.file).valueCounts.get(2), 10n);
@@ -225,11 +152,7 @@ t.test('random maps: every lookup reads what the eager decoding holds', async (t
 });
 
 t.test('a pooled map that does not decode fails a lookup with INVALID_METADATA naming the manifest', async (t) => {
-  const writer = reshaped((f) => {
-    const arr = (f['type'] as unknown[])[1] as { items: { fields: Record<string, unknown>[] } };
-    const items = { ...arr.items, fields: [{ name: 'key', type: ['null', 'int'] }, arr.items.fields[1]] };
-    return { ...f, type: ['null', { ...arr, items }] };
-  });
+  const writer = nullableKeyLayout();
   const record = entryRecord({}, 0);
   (record['data_file'] as Record<string, unknown>)['value_counts'] = [{ key: null, value: 3n }];
   const io = new MemoryIO();
