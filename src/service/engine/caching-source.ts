@@ -11,8 +11,11 @@ import type { Metrics } from '../../observability/index.js';
 export interface ManifestCaches {
   readonly slices: ComputeCache<ManifestSlice>;
   readonly lists: ComputeCache<readonly ManifestFile[]>;
-  /** How many caches split a snapshot's data manifests between them (planning workers each hold their share); 1 by default. */
-  readonly shares?: number;
+  /**
+   * The data manifests this cache holds, when it holds a share (a planning worker's, by a hash
+   * of the path): a snapshot is judged by what its own share would take, not by an even split.
+   */
+  readonly owns?: (manifest: ManifestFile) => boolean;
 }
 
 export function cachingManifestSource(base: ManifestSource, caches: ManifestCaches, tableKey: string, metrics?: Pick<Metrics, 'manifestReads'>): ManifestSource {
@@ -21,15 +24,15 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
   // keeps) is read whole without keeping the slices: an LRU smaller than a sequential scan only
   // churns (every read of the next plan misses) and holds the memory for nothing. Ranges
   // (plan-task redemptions) are kept either way. A planning worker's cache holds its share of
-  // the manifests only, so it is judged against that share.
-  const shares = Math.max(1, caches.shares ?? 1);
+  // the manifests only, so it is judged against that share: a hash splits 100 manifests 61/39
+  // as readily as 50/50, and the larger share must fit, not the average.
   let dataEntries = 0;
   return {
     async manifests(snapshot) {
       const list = await caches.lists.get(JSON.stringify([tableKey, String(snapshot.snapshotId), snapshot.manifestList ?? snapshot.manifests ?? []]), () =>
         base.manifests(snapshot),
       );
-      dataEntries = estimatedDataEntries(list);
+      dataEntries = estimatedDataEntries(caches.owns ? list.filter(caches.owns) : list);
       return list;
     },
     read(manifest, request) {
@@ -37,7 +40,7 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
       // A data manifest's slice is kept with every column's stats, pooled (pooled-metrics.ts), when
       // the snapshot's slices would fit so: one slice then serves every filter, and a filter on a
       // column no plan asked about before decodes nothing. Else it keeps what this scan asks for.
-      const keepsAll = manifest.content === 0 && estimatedSliceBytes(dataEntries / shares, request, true) <= cache.maxBytes;
+      const keepsAll = manifest.content === 0 && estimatedSliceBytes(dataEntries, request, true) <= cache.maxBytes;
       const identity = (all: boolean) => [
         tableKey,
         ...manifestIdentity(manifest),
@@ -76,7 +79,7 @@ export function cachingManifestSource(base: ManifestSource, caches: ManifestCach
           request.index ? request.index.blocks.map((b) => [b.offset, b.byteLength, b.firstEntry, String(b.nextRowId ?? '')]) : 'no-hint',
         ]);
       }
-      const store = fromWhole || range !== undefined || estimatedSliceBytes(dataEntries / shares, request, keepsAll) <= cache.maxBytes;
+      const store = fromWhole || range !== undefined || estimatedSliceBytes(dataEntries, request, keepsAll) <= cache.maxBytes;
       const slice = cache.get(
         key,
         () => {

@@ -10,6 +10,7 @@ import type { ManifestFile } from '../../iceberg/index.js';
 import type { CacheMetrics, MetricCounter, Tracing } from '../../observability/index.js';
 import type { DeleteFileIndex, ManifestSlice } from '../../planner/index.js';
 import { manifestListBytes, sliceBytes, type ManifestCaches } from './caching-source.js';
+import { shareOf, type PlanShare } from './plan-engine.js';
 
 /**
  * The budget's split, sized on the bench's 100,000-file table of 20 columns at the default
@@ -36,8 +37,8 @@ export function createPlanningCaches(
   metrics: { readonly cache: CacheMetrics; readonly manifestReadsCoalesced: MetricCounter },
   /** Spans for gets that wait on another's read (on the main thread only: workers record none). */
   tracing?: Tracing,
-  /** How many caches split a snapshot's data manifests between them (planning workers), of which this is one. */
-  shares = 1,
+  /** The share of a snapshot's data manifests these caches hold (a planning worker's); all of them when absent. */
+  share?: PlanShare,
 ): PlanningCaches {
   const traced = tracing ? { tracing } : {};
   const manifestMetrics: CacheMetrics = {
@@ -56,5 +57,6 @@ export function createPlanningCaches(
     metrics: metrics.cache,
     ...traced,
   });
-  return { manifestCaches: { slices, lists, shares }, deleteIndexCache };
+  const owns = share && share.count > 1 ? (m: ManifestFile) => shareOf(m.path, share.count) === share.index : undefined;
+  return { manifestCaches: { slices, lists, ...(owns && { owns }) }, deleteIndexCache };
 }

@@ -16,7 +16,7 @@ import { parseJson } from '../../json/index.js';
 import type { PlanScan } from '../../tokens/index.js';
 import type { CacheMetrics } from '../../observability/index.js';
 import { readLocalFile, readLocalRange, type DirEntry, type FileIO, type FileStat } from '../../storage/index.js';
-import { createLocalPlanEngine, encodePlanTaskRuns, type PlanEngine, type PlanJob, type WrittenTasks } from './plan-engine.js';
+import { createLocalPlanEngine, encodePlanTaskRuns, type PlanEngine, type PlanJob, type PlanShare, type WrittenTasks } from './plan-engine.js';
 import { createPlanningCaches } from './planning-caches.js';
 import { requestOf } from './scan-codec.js';
 import { errorFromWire, errorToWire, type CacheReport, type CallOp, type Done, type Job, type TasksJob, type ToWorker, type WireWrittenTasks, type WorkerReport } from './worker-protocol.js';
@@ -47,7 +47,7 @@ interface Instance {
 
 const instances = new Map<number, Instance>();
 
-function instanceFor(id: number, cacheBytes: number, shares: number): Instance {
+function instanceFor(id: number, cacheBytes: number, share: PlanShare): Instance {
   let instance = instances.get(id);
   if (instance) return instance;
   const counters = { manifestReads: 0, manifestReadsCoalesced: 0, deleteIndexBuilds: 0 };
@@ -63,7 +63,7 @@ function instanceFor(id: number, cacheBytes: number, shares: number): Instance {
     budget: (name, bytes) => void (cacheOf(name).budget = bytes),
   };
   const counter = (name: keyof typeof counters) => ({ inc: (n = 1) => void (counters[name] += n) });
-  const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') }, undefined, shares);
+  const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') }, undefined, share);
   const engine = createLocalPlanEngine({
     ...planningCaches,
     metrics: { manifestReads: counter('manifestReads'), deleteIndexBuilds: counter('deleteIndexBuilds') },
@@ -156,7 +156,7 @@ async function encodeTasks(job: TasksJob): Promise<void> {
 
 async function run(job: Job): Promise<void> {
   if (job.op === 'tasks') return encodeTasks(job);
-  const instance = instanceFor(job.engine, job.cacheBytes, job.shares);
+  const instance = instanceFor(job.engine, job.cacheBytes, { index: job.thread, count: job.shares });
   const { engine } = instance;
   const contradictions: (readonly [string, readonly number[]])[] = [];
   let done: Omit<Done, 'report'>;

@@ -304,7 +304,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
     if (closed) throw fail('SHUTTING_DOWN', 'Planning has stopped: the server is shutting down');
     const table = { ...job.table, io: keepRemoteBytes(job.table.io, job.prefix, remoteBytes) };
     const context: JobContext = { table, onContradiction: job.onContradiction, onReport, metadataText, logger: options.logger };
-    const done = await threads[slot]!.run({ ...body(job), ...extra } as JobBody, context);
+    const done = await threads[slot]!.run({ ...body(job), thread: slot, ...extra } as JobBody, context);
     if (done.error) throw errorFromWire(done.error, 'planning worker');
     return done.value as T;
   }

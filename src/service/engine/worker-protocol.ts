@@ -18,8 +18,10 @@ interface JobBase {
   readonly engine: number;
   /** That instance's cache budget in this worker (used when its caches are made). */
   readonly cacheBytes: number;
-  /** How many workers split a snapshot's manifests between them (worker-pool.ts `shareOf`): this one caches its share. */
+  /** How many workers split a snapshot's manifests between them (plan-engine.ts `shareOf`): this one caches its share. */
   readonly shares: number;
+  /** Which share is this worker's: the slot of the thread the job runs on. */
+  readonly thread: number;
   readonly prefix: string;
   readonly ref: number;
   readonly meta: number;

@@ -10,20 +10,25 @@ import { fileManifestSource, type ManifestSlice, type ManifestSource } from '../
 import { cachingManifestSource, estimatedSliceBytes, manifestListBytes, sliceBytes } from '../../../src/service/engine/caching-source.js';
 import { loadDemoTable } from '../../helpers/rows/index.js';
 
-/** The demo table's data manifests read through a caching source of `maxBytes` (one worker of `shares`: every `shares`-th manifest). */
-async function readThrough(maxBytes: number, statsFieldIds: ReadonlySet<number>, options: { shares?: number; again?: ReadonlySet<number> } = {}) {
+/** The demo table's data manifests read through a caching source of `maxBytes` (one worker of `shares`, owning every `shares`-th data manifest). */
+async function readThrough(maxBytes: number, statsFieldIds: ReadonlySet<number>, options: { shares?: number; again?: ReadonlySet<number>; largest?: boolean } = {}) {
   const table = await loadDemoTable('sales.orders');
   const { metadata } = table;
   const schema = currentSchema(metadata);
   const specsById = new Map(metadata.partitionSpecs.map((s) => [s.specId, s] as const));
   const shares = options.shares ?? 1;
   const base = fileManifestSource(table.io, metadata);
+  const data = (await base.manifests(currentSnapshot(metadata)!)).filter((m) => m.content === 0);
+  const files = (m: ManifestFile) => (m.addedFilesCount ?? 0) + (m.existingFilesCount ?? 0) + (m.deletedFilesCount ?? 0);
+  // every `shares`-th manifest, or (`largest`) all but the smallest: an uneven share, as a hash of the path may give
+  const smallest = [...data].sort((a, b) => files(a) - files(b))[0];
+  const owned = new Set(data.flatMap((m, i) => ((options.largest ? m !== smallest : i % shares === 0) ? [m.path] : [])));
   let reads = 0;
   const counted: ManifestSource = { manifests: (s) => base.manifests(s), read: (m, r) => (reads++, base.read(m, r)) };
   const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes, sizeOf: sliceBytes });
   const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: 1 << 20, sizeOf: manifestListBytes });
-  const source = cachingManifestSource(counted, { slices, lists, shares }, 'sales.orders');
-  const manifests = (await source.manifests(currentSnapshot(metadata)!)).filter((m, i) => m.content === 0 && i % shares === 0);
+  const source = cachingManifestSource(counted, { slices, lists, ...(shares > 1 && { owns: (m: ManifestFile) => owned.has(m.path) }) }, 'sales.orders');
+  const manifests = (await source.manifests(currentSnapshot(metadata)!)).filter((m) => owned.has(m.path));
   const read = await Promise.all(manifests.map((m) => source.read(m, { specsById, schema, statsFieldIds })));
   const first = reads;
   // a later scan with other stats columns (a new filter): what it reads again
@@ -65,4 +70,9 @@ t.test("a planning worker's cache is judged against its share of the snapshot: k
   t.equal((await readThrough(small, new Set())).held, 0, `a ${small}-byte cache, alone, stores none of a snapshot that would not fit it`);
   const half = await readThrough(small, new Set(), { shares: 2 });
   t.ok(half.held > 0, `the same cache as one of two workers' keeps its share (${half.held} bytes)`);
+  // a worker holding the larger part of an uneven split: its own share decides, not the average
+  const uneven = Math.ceil((whole.estimate(false) / 2) * 1.1);
+  const larger = await readThrough(uneven, new Set(), { shares: 2, largest: true });
+  t.ok(larger.estimate(false) > uneven, `the larger share (${larger.manifests} of the manifests) takes ${larger.estimate(false)} bytes by the estimate, more than ${uneven}`);
+  t.equal(larger.held, 0, `a ${uneven}-byte cache, above half the snapshot, stores none of a larger share that would not fit (it would only churn)`);
 });
