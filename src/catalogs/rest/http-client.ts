@@ -43,6 +43,8 @@ export interface StreamedAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: Readable;
+  /** The Iceberg error for the body breaking off with `err` (the deadline passed: a timeout; else as mapped for the exchange). */
+  faultOf(err: unknown): IcefrontError;
 }
 
 /** A request as it leaves after signing: its path (query re-encoded, perhaps) and every header. */
@@ -179,7 +181,7 @@ export class UpstreamHttp {
             over = true;
             this.#deadlines.end(deadline);
           });
-          return { status: res.statusCode, headers: res.headers, body: res.body };
+          return { status: res.statusCode, headers: res.headers, body: res.body, faultOf: (err) => this.#fault(err, deadline.aborted, what) };
         },
         (err: unknown) => {
           over = true;

@@ -19,6 +19,7 @@ import { awsRefusalOf, describeAwsRefusal, upstreamFault, type StreamedAnswer, t
 import { fail, genericErrorType, isIcefrontError, type IcefrontError } from '../../errors/index.js';
 import { toErrorModel } from '../error-response.js';
 import { requestSlot } from '../request-slot.js';
+import { readUpTo } from './read-up-to.js';
 
 export interface PassThroughTarget {
   /** The catalog and the exchange (`GET /v1/{prefix}/namespaces`), as failures name them. */
@@ -69,22 +70,29 @@ class FetchShaped {
   readonly statusText = '';
   readonly headers: { entries(): IterableIterator<[string, string | string[]]> };
   readonly body = null;
-  /** What goes to the client after the head: the upstream's body, or the error body already read. */
+  /** What goes to the client after the head: the upstream's body, or the body already read. */
   payload: Readable | Buffer;
+  private readonly fields: Record<string, string | string[]> = {};
 
   constructor(readonly answer: StreamedAnswer) {
-    const fields: Record<string, string | string[]> = {};
     for (const name in answer.headers) {
       const value = answer.headers[name];
       // Set-Cookie never passes: Icefront's callers hold no session with its upstreams.
-      if (value !== undefined && name !== 'set-cookie') fields[name] = value;
+      if (value !== undefined && name !== 'set-cookie') this.fields[name] = value;
     }
-    this.headers = { entries: () => Object.entries(fields)[Symbol.iterator]() };
+    this.headers = { entries: () => Object.entries(this.fields)[Symbol.iterator]() };
     this.payload = answer.body;
   }
 
   get status(): number {
     return this.answer.status;
+  }
+
+  /** The whole body, read: it goes out with its length (in its Content-Encoding, as read). */
+  readWhole(body: Buffer): void {
+    this.payload = body;
+    delete this.fields['transfer-encoding'];
+    this.fields['content-length'] = String(body.length);
   }
 }
 
@@ -141,7 +149,13 @@ export function createPassThrough(): PassThrough {
             target: target.url,
             headers: { ...target.setHeaders },
             fetch: send as unknown as typeof fetch,
-            fetchOptions: { onAfterResponse: (answer) => judge(answer as unknown as FetchShaped, res, target.catalog) },
+            fetchOptions: {
+              onAfterResponse: async (answer) => {
+                const shaped = answer as unknown as FetchShaped;
+                await judge(shaped, res, target.catalog);
+                if (!res.writableEnded && closeDelimited(req, shaped)) await readBeforeHead(shaped, res);
+              },
+            },
           },
           (err: Error, _req: IncomingMessage, out: ServerResponse | Socket) => {
             const failure = isIcefrontError(err) ? err : upstreamFault(target.catalog, target.what, err, target.timeoutMs);
@@ -220,6 +234,36 @@ async function judge(shaped: FetchShaped, res: ServerResponse, catalog: string):
   const refusal = awsRefusalOf(headers, decoded);
   const said = refusal ? `(${describeAwsRefusal(refusal)})` : json ? 'with JSON that is not an Iceberg error' : `with ${type}, not an Iceberg error`;
   writeModel(res, { message: `Catalog '${catalog}': the upstream answered ${status} ${said}`, type: genericErrorType(status), code: status });
+}
+
+/**
+ * RFC 9112 §6.3: an answer to an HTTP/1.0 request carries no chunked coding, so one without a
+ * Content-Length is delimited by closing the connection, and a body cut short then looks whole.
+ * That is how nginx talks to its upstreams unless told otherwise (`proxy_http_version` 1.0), and it
+ * passes such a body on as complete: a client behind it would see a truncated 200.
+ */
+function closeDelimited(req: IncomingMessage, shaped: FetchShaped): boolean {
+  const { status, headers } = shaped.answer;
+  return req.httpVersion === '1.0' && req.method !== 'HEAD' && status !== 204 && status !== 304 && headers['content-length'] === undefined;
+}
+
+/** The most an answer to an HTTP/1.0 request is read before its head; a larger one is streamed after what was read. */
+const MAX_READ_BEFORE_HEAD = 64 * 1024 * 1024;
+
+/**
+ * For such an answer the body is read before the head goes out, and sent with its length; an
+ * upstream failure meanwhile is answered as any failure before the head (its ErrorModel: 502,
+ * 504). Past MAX_READ_BEFORE_HEAD the body is streamed on after what was read, close-delimited.
+ */
+async function readBeforeHead(shaped: FetchShaped, res: ServerResponse): Promise<void> {
+  try {
+    const read = await readUpTo(shaped.answer.body, MAX_READ_BEFORE_HEAD);
+    if (Buffer.isBuffer(read)) shaped.readWhole(read);
+    else shaped.payload = read;
+  } catch (err) {
+    // the client may have gone away meanwhile (that cancels the exchange): nobody to answer then
+    if (!res.destroyed) writeError(res, shaped.answer.faultOf(err));
+  }
 }
 
 /**

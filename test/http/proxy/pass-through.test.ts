@@ -391,3 +391,77 @@ t.test('a client that breaks off its body ends its upstream exchange, well befor
   t.equal(await closed, false, "the upstream's request was closed, its body incomplete, when the client went away");
   t.equal((await fetch(`${gw.base}/v1/front/namespaces`)).status, 200, 'the gateway still answers');
 });
+
+/** One HTTP/1.0 exchange on a socket of its own, as nginx makes by default (`proxy_http_version 1.0`): status, headers, and the body as read until the connection closed. */
+function http10(base: string, path: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(`GET ${path} HTTP/1.0\r\nHost: ${hostname}:${port}\r\n\r\n`));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks);
+      const split = raw.indexOf('\r\n\r\n');
+      const [statusLine, ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: raw.subarray(split + 4) });
+    });
+  });
+}
+
+t.test('an HTTP/1.0 client (nginx by default) never takes a cut body for a whole one: a chunked answer is read first and sent with its length', { timeout: 15000 }, async (t) => {
+  const timers = new Set<NodeJS.Timeout>();
+  const whole = JSON.stringify({ namespaces: Array.from({ length: 5000 }, (_, i) => [`namespace_${i}`]) });
+  const up = await upstream((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }); // no length: chunked to Icefront
+    if (req.url!.endsWith('/whole')) {
+      // in pieces, some time apart
+      for (let i = 0; i < 4; i++) setTimeout(() => res.write(whole.slice((i * whole.length) / 4, ((i + 1) * whole.length) / 4)), i * 20);
+      setTimeout(() => res.end(), 100);
+      return;
+    }
+    if (req.url!.endsWith('/drip')) {
+      const timer = setInterval(() => res.write(' '), 100);
+      timers.add(timer);
+      res.on('close', () => clearInterval(timer));
+      res.write('{"namespaces":[["a"]');
+      return;
+    }
+    // /reset: part of a body, then the connection reset
+    res.write('{"namespaces":[["a"],["b"],["c"');
+    setTimeout(() => res.socket?.resetAndDestroy(), 50);
+  });
+  const gw = await gateway(to(up.base, { timeoutMs: 1000 }));
+  t.teardown(async () => {
+    for (const timer of timers) clearInterval(timer);
+    await gw.app.close();
+    await up.close();
+  });
+
+  const ok = await http10(gw.base, '/v1/front/whole');
+  t.equal(ok.status, 200);
+  t.equal(ok.headers['content-length'], String(Buffer.byteLength(whole)), 'the answer carries its length');
+  t.equal(ok.headers['transfer-encoding'], undefined);
+  t.equal(ok.body.toString(), whole, 'and the whole body, as the upstream sent it');
+
+  for (const [path, status, type] of [['/drip', 504, 'GatewayTimeoutException'], ['/reset', 502, undefined]] as const) {
+    const cut = await http10(gw.base, `/v1/front${path}`);
+    t.equal(cut.status, status, `${path}: the failure is answered with its status, not a 200 whose body stops short`);
+    t.equal(cut.headers['content-length'], String(cut.body.length), `${path}: a whole answer, with its length`);
+    const error = (JSON.parse(cut.body.toString()) as { error: { code: number; type: string; message: string } }).error;
+    t.equal(error.code, status, `${path}: an ErrorModel (${error.type}: ${error.message})`);
+    if (type) t.equal(error.type, type);
+  }
+
+  // an answer that says its length is streamed as before: a client sees a cut one fall short of it
+  const gw2 = await gatewayWithDeadlineFarOff(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+    res.write('{"namespaces":[["a"],["b"],["c"');
+    setTimeout(() => res.socket?.resetAndDestroy(), 50);
+  });
+  const short = await http10(gw2.base, '/v1/front/short');
+  t.equal(short.status, 200);
+  t.equal(short.headers['content-length'], '1000');
+  t.ok(short.body.length < 1000, `its body falls short of its length (${short.body.length} of 1000 bytes)`);
+});
