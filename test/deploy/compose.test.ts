@@ -121,6 +121,12 @@ t.test('nginx.conf: the upstream lists exactly the replicas, with the settings d
     t.ok(root.includes(`proxy_set_header ${header};`), `proxy_set_header ${header}`);
   const tasks = /location ~ \/tasks\$ \{([^}]*)\}/.exec(nginxText)?.[1] ?? '';
   t.match(tasks, /proxy_next_upstream error timeout non_idempotent;/, '/tasks may be resent (the same answer however often)');
+  // RFC 9112 §6.3: over nginx's default HTTP/1.0 a cut body would look whole to nginx
+  for (const [name, block] of [['location /', root], ['location ~ /tasks$', tasks]] as const) {
+    t.match(block, /proxy_http_version 1\.1;/, `${name}: HTTP/1.1 to the replicas`);
+    t.match(block, /proxy_set_header Connection "";/, `${name}: no Connection: close, so connections are kept`);
+  }
+  t.match(upstreamBlock, /^\s*keepalive \d+;/m, 'connections to the replicas kept open');
   t.notMatch(nginxText, /^\s*(ip_hash|hash|sticky)\b/m, 'no affinity: not needed (docs/deployment.md)');
 });
 

@@ -46,7 +46,8 @@ export interface NginxBalancer {
 
 /**
  * The `upstream` and `location` blocks docs/deployment.md shows: round robin (nginx's default)
- * over the replicas, and a request passed to the next replica only when it could not be sent to
+ * over the replicas, kept-alive HTTP/1.1 connections to them (nginx speaks HTTP/1.0 and closes
+ * each connection unless told otherwise), and a request passed to the next replica only when it could not be sent to
  * the one chosen. nginx's `proxy_next_upstream error timeout` covers a refused or timed-out
  * connect, but a non-idempotent request (POST: /plan, /tasks, commits) that was already sent is
  * never passed on without the `non_idempotent` flag: when its replica dies before answering,
@@ -59,6 +60,8 @@ export interface NginxBalancer {
 function balancerBlocks(listenPort: number, replicaPorts: readonly number[], options: { resendTasks?: boolean } = {}): string {
   const proxy = (nextUpstream: string) => `      proxy_pass http://icefront;
       proxy_next_upstream ${nextUpstream};
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Host $http_host;
@@ -68,6 +71,7 @@ function balancerBlocks(listenPort: number, replicaPorts: readonly number[], opt
   const tasks = options.resendTasks ? `\n    location ~ /tasks$ {\n${proxy('error timeout non_idempotent')}\n    }` : '';
   return `  upstream icefront {
 ${replicaPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
+    keepalive 32;
   }
   server {
     listen 127.0.0.1:${listenPort};
