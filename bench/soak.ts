@@ -8,10 +8,13 @@
  *   load (bench/soak/load.ts, pyiceberg.ts)
  *      │  undici: config, listings, load-table with If-None-Match, HEAD, /plan (filtered and not)
  *      │  + every /tasks; appends and schema changes (Icefront's commit route, several writers per
- *      │  catalog); the hostile corpus; a principal who may not. pyiceberg (2 workers): appends of
+ *      │  catalog); the hostile corpus (to replica a directly); a principal who may not. pyiceberg (2 workers): appends of
  *      │  known rows through Icefront to each catalog kind.
  *      ▼
- *   Icefront (dist/, as operators run it; its inspector on, for heap-after-GC and event-loop figures)
+ *   nginx (Debian's; round robin, the blocks docs/deployment.md shows)
+ *      ▼
+ *   Icefront a and b (dist/, as operators run a pair: one config, one plan-task secret; a's
+ *   inspector on, for heap-after-GC and event-loop figures; b is the one the schedule kills)
  *      ├─ up:   type rest ──▶ Toxiproxy ──▶ Iceberg REST fixture (JDBC/SQLite, file:// warehouse)
  *      ├─ fs:   type filesystem (writable, a temp warehouse)
  *      ├─ pg:   type sql on PostgreSQL (a temporary cluster: test/helpers/postgres.ts)
@@ -21,7 +24,9 @@
  *
  * Faults (bench/soak/faults.ts): latency under and over the request timeout, a bandwidth limit,
  * connections reset, connections cut mid-body, a timeout toxic, the upstream down 30 s then back,
- * the fixture restarted (its catalog, a SQLite file, and warehouse kept), SIGHUP with a changed config (twice a cycle). Goals (bench/soak/goals.ts): every request answered
+ * the fixture restarted (its catalog, a SQLite file, and warehouse kept), Icefront b killed
+ * (SIGKILL) and started again, SIGHUP to both with a changed config (twice a cycle). Goals
+ * (bench/soak/goals.ts): every request answered
  * within its deadline + 1 s, every error an ErrorModel, no 5xx but mapped upstream faults while
  * one is on; nothing lost (read back through independent readers: the fixture itself, the
  * filesystem warehouse's own metadata files, the PostgreSQL catalog tables, pyiceberg on each);
@@ -29,8 +34,7 @@
  * event loop's p99; the status page showing each fault.
  *
  * Left out of issue #43's list (not built here): S3 (moto) behind Toxiproxy and its slowdowns (the
- * warehouses are local folders); a pair of Icefronts with one killed and restarted; Spark as a client (its
- * JVM would take most of the two cores); the hostile corpus' raw HTTP framings (they need a socket
+ * warehouses are local folders); Spark as a client (its JVM would take most of the two cores); the hostile corpus' raw HTTP framings (they need a socket
  * of their own). The inspector is on in Icefront's process (not what an operator runs) because
  * nothing else can force a GC (bench/soak/process.ts).
  *
@@ -41,7 +45,8 @@
  * full early, so what the memory goals then see growing is not a cache filling toward its budget.
  *
  * Needs a build (`npm run build`: the npm script runs it), the interop toolchain
- * (tools/interop/setup.sh), Toxiproxy (tools/interop/toxiproxy.sh) and Debian's postgresql.
+ * (tools/interop/setup.sh), Toxiproxy (tools/interop/toxiproxy.sh), Debian's postgresql and
+ * Debian's nginx (tools/bench/setup.sh, which the bench runs: it does nothing when nginx is there).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -49,6 +54,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { ClientWorker } from '../test/interop/harness/clients.js';
+import { ensureNginx } from '../test/interop/harness/nginx.js';
 import { startRestFixture } from '../test/interop/harness/rest-fixture.js';
 import { DEMO_WAREHOUSE } from '../test/service/planning/helpers.js';
 import { toolchainAndToxiproxy } from './toolchain-toxiproxy.js';
@@ -57,7 +63,7 @@ import { runSchedule, type FaultWindow } from './soak/faults.js';
 import { judgeGoals, tapOf } from './soak/goals.js';
 import { Judge } from './soak/judge.js';
 import { appender, CATALOGS, forbidden, generation, hostile, NAMESPACE, newTally, reader, schemaChanger, type Generation, type LoadContext } from './soak/load.js';
-import { startSoakIcefront } from './soak/process.js';
+import { IcefrontPair } from './soak/pair.js';
 import { checkRows, pyicebergWriter, type BatchRecord } from './soak/pyiceberg.js';
 import { Sampler } from './soak/samples.js';
 import { checkCommits } from './soak/verify-commits.js';
@@ -106,8 +112,10 @@ async function cleanup(): Promise<void> {
 async function main(): Promise<number> {
   const dist = values.dist ? path.resolve(values.dist) : path.resolve(import.meta.dirname, '../dist');
   if (!fs.existsSync(path.join(dist, 'cli.js'))) throw new Error(`${dist}/cli.js is missing: run \`npm run build\` first`);
-  log('starting: toolchain, Toxiproxy, PostgreSQL, the REST fixture');
+  log('starting: toolchain, Toxiproxy, nginx, PostgreSQL, the REST fixture');
   const { env, toxiproxy } = await toolchainAndToxiproxy();
+  const nginx = await ensureNginx();
+  if (!nginx.ok) throw new Error(`the pair's balancer: ${nginx.why}`);
   cleanups.push(() => toxiproxy.close());
   const pg = await startPostgres();
   cleanups.push(() => pg.stop());
@@ -131,11 +139,12 @@ async function main(): Promise<number> {
   fs.mkdirSync(inputs.fsWarehouse);
   fs.mkdirSync(inputs.pgWarehouse);
   writeConfig(inputs, 0);
-  const icefront = await startSoakIcefront(inputs.file, dist);
-  cleanups.push(() => icefront.close());
-  log(`Icefront ${icefront.url} (pid ${icefront.pid}), fixture ${fixture.url} through ${proxy.url}`);
+  const pair = await IcefrontPair.start(inputs.file, dist);
+  cleanups.push(() => pair.close());
+  const icefront = pair.a; // the replica sampled
+  log(`Icefront a ${icefront.url} (pid ${icefront.pid}) and b ${pair.b.url} behind nginx ${pair.url}; fixture ${fixture.url} through ${proxy.url}`);
 
-  const judge = new Judge(icefront.url);
+  const judge = new Judge(pair.url);
   cleanups.push(() => judge.close());
   const writer = { authorization: `Bearer ${WRITER_TOKEN}` };
   const principals = { writer, reader: { authorization: `Bearer ${READER_TOKEN}` } };
@@ -165,7 +174,7 @@ async function main(): Promise<number> {
   const startedAt = Date.now();
   const endAt = startedAt + MINUTES * 60_000;
   const tally = newTally();
-  const ctx: LoadContext = { judge, principals, tally, current: () => generations.at(-1)!, running: () => running && icefront.isAlive() };
+  const ctx: LoadContext = { judge, principals, tally, replica: icefront.url, current: () => generations.at(-1)!, running: () => running && pair.isAlive() };
   const sampler = new Sampler(icefront, 5000, SHORT ? 30_000 : 60_000, writer);
   await sampler.tick(true); // the first sample, with a GC
   sampler.start();
@@ -178,7 +187,7 @@ async function main(): Promise<number> {
     forbidden(ctx),
     hostile(ctx),
     ...CATALOGS.flatMap((c) => [appender(ctx, c, 500), appender(ctx, c, 500), schemaChanger(ctx, c, 2000)]),
-    ...pyWorkers.map((w) => pyicebergWriter(ctx, w, icefront.url, batches, 1000)),
+    ...pyWorkers.map((w) => pyicebergWriter(ctx, w, pair.url, batches, 1000)),
   ];
   const rolling = (async () => {
     while (running && Date.now() + GENERATION_MS < endAt) {
@@ -202,25 +211,28 @@ async function main(): Promise<number> {
       quietMs: SHORT ? 6000 : 12_000,
       endAt,
       restartUpstream: () => fixture.restart(),
+      killReplica: () => pair.killAndRestartB(),
+      statusBase: icefront.url,
       reload: (v) => {
         variant = v;
         writeConfig(inputs, variant);
-        icefront.signal('SIGHUP');
+        pair.signal('SIGHUP');
       },
-      alive: () => icefront.isAlive(),
+      alive: () => pair.isAlive(),
     },
     windows,
   ).catch((err: unknown) => log(`schedule stopped: ${(err as Error).message}`));
   for (const w of windows) log(`fault ${w.name}: ${((w.end - w.start) / 1000).toFixed(1)} s, ready +${w.readyAfterMs ?? '∞'} ms`);
-  while (Date.now() < endAt && icefront.isAlive()) await new Promise((r) => setTimeout(r, 250));
+  while (Date.now() < endAt && pair.isAlive()) await new Promise((r) => setTimeout(r, 250));
   running = false;
   log('load off; waiting for the last requests');
   await Promise.all([...load, rolling]);
   const endedAt = Date.now();
   sampler.stop();
   await sampler.final();
-  const alive = icefront.isAlive();
-  const exit = alive ? undefined : await icefront.exited;
+  const alive = pair.isAlive();
+  const dead = [pair.a, pair.b].find((x) => !x.isAlive());
+  const exit = dead && (await dead.exited);
   if (values.samples) fs.writeFileSync(values.samples, JSON.stringify({ startedAt, endedAt, windows, samples: sampler.samples, gcSamples: sampler.gcSamples }));
   if (values.screenshot && alive) log(await screenshot(icefront.url, writer, values.screenshot));
 
@@ -229,7 +241,7 @@ async function main(): Promise<number> {
   const commits = await checkCommits(generations, tally.appends, tally.schemas, { fixtureUrl: fixture.url, fsWarehouse: inputs.fsWarehouse, pg });
   const rows = await checkRows(env, stores, generations, batches);
 
-  const goals = judgeGoals({ judge, tally, windows, samples: sampler.samples, gcSamples: sampler.gcSamples, loop: sampler.loop, startedAt, endedAt, alive, ...(exit && { exitedWith: `${exit.code ?? exit.signal}` }), commits, rows, budgets: { planningMB: (PLANNING_CACHE_BYTES ?? 256 * MiB) / MiB, metadataMB: (METADATA_CACHE_BYTES ?? 64 * MiB) / MiB } });
+  const goals = judgeGoals({ judge, tally, windows, samples: sampler.samples, gcSamples: sampler.gcSamples, loop: sampler.loop, startedAt, endedAt, alive, ...(exit && { exitedWith: `${exit.code ?? exit.signal}` }), commits, rows, pair: { bAddress: pair.bAddress, restarts: pair.restarts }, budgets: { planningMB: (PLANNING_CACHE_BYTES ?? 256 * MiB) / MiB, metadataMB: (METADATA_CACHE_BYTES ?? 64 * MiB) / MiB } });
   const statuses = Object.fromEntries([...judge.byStatus].sort(([a], [b]) => a - b));
   const header = [
     `soak: ${MINUTES} min, ${judge.total} requests (${(judge.total / ((endedAt - startedAt) / 1000)).toFixed(0)}/s); outcomes ${JSON.stringify(Object.fromEntries(judge.byOutcome))}; statuses ${JSON.stringify(statuses)}`,
@@ -243,7 +255,7 @@ async function main(): Promise<number> {
   if (values.tap) fs.writeFileSync(values.tap, tapOf(goals, CI, header));
   const counted = goals.filter((g) => !CI || g.correctness);
   console.log(JSON.stringify({ bench: 'soak', minutes: MINUTES, ci: CI, requests: judge.total, goals: goals.map(({ name, value, bound, met }) => ({ name, value, bound, met })) }));
-  if (!alive) log(`Icefront's last output:\n${icefront.log().slice(-3000)}`);
+  if (dead) log(`Icefront ${dead === pair.a ? 'a' : 'b'}'s last output:\n${dead.log().slice(-3000)}`);
   return counted.every((g) => g.met) ? 0 : 1;
 }
 

@@ -7,6 +7,8 @@
  *
  * Each commit's outcome is kept: `acked` (200), `conflict` (409: must leave nothing), `refused`
  * (another 4xx: must leave nothing), `unknown` (5xx, cut, no answer: wholly in or wholly out).
+ * A 200 whose body is not a LoadTableResult a client can read (a body cut short that looked whole)
+ * is written down in `malformed`; goals.ts counts it as a failure.
  */
 import { randomInt } from 'node:crypto';
 import type { Judge } from './judge.js';
@@ -77,7 +79,18 @@ export class SynthTable {
     readonly namespace: string,
     readonly table: string,
     private readonly headers: Record<string, string>,
+    private readonly malformed: string[],
   ) {}
+
+  /** The writer's state from a 200's body; undefined (and written down) when the body is not a whole LoadTableResult. */
+  private stateFrom(kind: string, text: string): State | undefined {
+    try {
+      return stateOf(text);
+    } catch (err) {
+      if (this.malformed.length < 50) this.malformed.push(`${kind} on ${this.catalog}.${this.table}: a 200 whose body is not a LoadTableResult (${text.length} characters: ${(err as Error).message.slice(0, 100)})`);
+      return undefined;
+    }
+  }
 
   get path(): string {
     return `/v1/${this.catalog}/namespaces/${this.namespace}/tables/${this.table}`;
@@ -85,7 +98,7 @@ export class SynthTable {
 
   async load(): Promise<State | undefined> {
     const a = await this.judge.send('commit-load', this.catalog, 'GET', this.path, { headers: this.headers });
-    return a.status === 200 && a.outcome === 'success' ? stateOf(a.text) : undefined;
+    return a.status === 200 && a.outcome === 'success' ? this.stateFrom('load', a.text) : undefined;
   }
 
   async append(state: State): Promise<{ record: AppendRecord; next?: State }> {
@@ -114,7 +127,8 @@ export class SynthTable {
     const a = await this.judge.send('commit-append', this.catalog, 'POST', this.path, { headers: { ...this.headers, 'content-type': 'application/json' }, body });
     const outcome = outcomeOf(a.status, a.outcome);
     const record: AppendRecord = { catalog: this.catalog, table: this.table, snapshotId, outcome };
-    return outcome === 'acked' ? { record, next: stateOf(a.text) } : { record };
+    const next = outcome === 'acked' ? this.stateFrom('append', a.text) : undefined;
+    return next ? { record, next } : { record };
   }
 
   async addColumn(state: State, column: string): Promise<{ record: SchemaRecord; next?: State }> {
@@ -134,6 +148,7 @@ export class SynthTable {
     const a = await this.judge.send('commit-schema', this.catalog, 'POST', this.path, { headers: { ...this.headers, 'content-type': 'application/json' }, body });
     const outcome = outcomeOf(a.status, a.outcome);
     const record: SchemaRecord = { catalog: this.catalog, table: this.table, column, outcome };
-    return outcome === 'acked' ? { record, next: stateOf(a.text) } : { record };
+    const next = outcome === 'acked' ? this.stateFrom('schema change', a.text) : undefined;
+    return next ? { record, next } : { record };
   }
 }

@@ -1,17 +1,19 @@
 /**
  * The fault schedule, on Toxiproxy between Icefront and the `rest` catalog's upstream (the REST
- * fixture), on the fixture itself (restarted), and on Icefront (SIGHUP with a changed config). One
- * cycle, repeated while the run lasts (a fault starts only when it and the quiet after it fit
- * before the end):
+ * fixture), on the fixture itself (restarted), and on Icefront (SIGHUP with a changed config; one
+ * replica of the pair killed). One cycle, repeated while the run lasts (a fault starts only when it
+ * and the quiet after it fit before the end):
  *
  *   latency 500 ms (under the request timeout) · upstream down 30 s, then back · the fixture
- *   restarted (its JVM stopped and started again: new connections, a cold JVM) · SIGHUP (the `rest`
+ *   restarted (its JVM stopped and started again: new connections, a cold JVM) · Icefront `b` of
+ *   the pair killed (SIGKILL) and started again (pair.ts) · SIGHUP (the `rest`
  *   catalog's timeout changed, a catalog added) · latency 3 s (over the timeout: 504s) ·
  *   reset_peer (connections reset) · limit_data 2 KB (connections cut mid-body) · timeout (data
  *   held, never delivered) · bandwidth 10 KB/s · SIGHUP back.
  *
- * Each fault lasts `toxicMs` (the down phase 30 s; a restart until the fixture answers again),
- * then `quietMs` of nothing before the next.
+ * Each fault lasts `toxicMs` (the down phase 30 s; a restart until the fixture, or the replica,
+ * answers again), then `quietMs` of nothing before the next. The kill comes early in the cycle so
+ * that the CI form's two minutes reach it.
  * A toxic ends by taking the proxy down and up at once (its connections cut, its toxics gone:
  * harness/toxiproxy.ts explains why not a removal). After each end, /readyz is polled until it is
  * ready and the status page is read (faults.ts records what it showed, goals.ts judges it).
@@ -21,8 +23,11 @@ import type { Judge } from './judge.js';
 
 export interface FaultWindow {
   readonly name: string;
-  /** Toxics and the down phase reach the upstream (5xx on `up` allowed); a reload does not. */
-  readonly upstream: boolean;
+  /**
+   * `upstream`: toxics, the down phase and the fixture's restart (5xx on `up` allowed);
+   * `replica`: Icefront `b` killed (failures of requests nginx had sent to `b` allowed); `reload`: a SIGHUP.
+   */
+  readonly kind: 'upstream' | 'replica' | 'reload';
   readonly start: number;
   end: number;
   /** ms from the end until /readyz answered ready (undefined: not within the quiet time). */
@@ -37,12 +42,14 @@ type Step =
   | { readonly name: string; readonly toxic: Toxic }
   | { readonly name: 'upstream down 30 s'; readonly down: true }
   | { readonly name: 'fixture restarted'; readonly restart: true }
+  | { readonly name: string; readonly kill: true }
   | { readonly name: string; readonly reload: 0 | 1 };
 
 const STEPS: readonly Step[] = [
   { name: 'latency 500 ms', toxic: { name: 'slow', type: 'latency', attributes: { latency: 500, jitter: 100 } } },
   { name: 'upstream down 30 s', down: true },
   { name: 'fixture restarted', restart: true },
+  { name: 'Icefront b killed (SIGKILL), restarted', kill: true },
   { name: 'SIGHUP: timeout 2.5 s, catalog added', reload: 1 },
   { name: 'latency 3 s', toxic: { name: 'slower', type: 'latency', attributes: { latency: 3000 } } },
   { name: 'reset_peer', toxic: { name: 'reset', type: 'reset_peer', attributes: { timeout: 50 } } },
@@ -55,6 +62,8 @@ const STEPS: readonly Step[] = [
 const DOWN_MS = 30_000;
 /** What a restart is allowed for when the schedule checks that it fits (a JVM starts in 5-15 s here). */
 const RESTART_MS = 20_000;
+/** What a replica's kill and restart is allowed for (pair.ts keeps it down 5 s; Node starts in 1-2 s). */
+const KILL_MS = 10_000;
 
 export interface ScheduleOptions {
   readonly proxy: ToxiProxy;
@@ -65,6 +74,10 @@ export interface ScheduleOptions {
   readonly endAt: number;
   /** Stops the upstream (the fixture's JVM) and starts it again; resolves once it answers. */
   restartUpstream(): Promise<void>;
+  /** Kills Icefront `b` of the pair and starts it again; resolves once it is ready. */
+  killReplica(): Promise<void>;
+  /** Where the status page is read: the replica that was not killed (each keeps its own recent errors). */
+  readonly statusBase: string;
   /** Writes config variant `v` and sends SIGHUP. */
   reload(variant: 0 | 1): void;
   alive(): boolean;
@@ -75,9 +88,9 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runSchedule(o: ScheduleOptions, windows: FaultWindow[]): Promise<void> {
   for (let cycle = 0; o.alive(); cycle++) {
     for (const step of STEPS) {
-      const length = 'down' in step ? DOWN_MS : 'restart' in step ? RESTART_MS : 'toxic' in step ? o.toxicMs : 0;
+      const length = 'down' in step ? DOWN_MS : 'restart' in step ? RESTART_MS : 'kill' in step ? KILL_MS : 'toxic' in step ? o.toxicMs : 0;
       if (Date.now() + length + o.quietMs > o.endAt || !o.alive()) return;
-      const window: FaultWindow = { name: step.name, upstream: !('reload' in step), start: Date.now(), end: 0 };
+      const window: FaultWindow = { name: step.name, kind: 'reload' in step ? 'reload' : 'kill' in step ? 'replica' : 'upstream', start: Date.now(), end: 0 };
       windows.push(window);
       if ('toxic' in step) {
         await o.proxy.addToxic(step.toxic);
@@ -86,6 +99,8 @@ export async function runSchedule(o: ScheduleOptions, windows: FaultWindow[]): P
         await o.proxy.up();
       } else if ('restart' in step) {
         await o.restartUpstream();
+      } else if ('kill' in step) {
+        await o.killReplica();
       } else if ('down' in step) {
         await o.proxy.down();
         await pause(length);
@@ -128,8 +143,8 @@ async function afterFault(o: ScheduleOptions, window: FaultWindow, step: Step, q
     window.reloadApplied = false;
   };
   await Promise.all([readyz(), reload()]);
-  if (window.upstream) {
-    const page = await fetch(`${o.judge.base}/`, { headers: o.adminHeaders, signal: AbortSignal.timeout(5000) }).then((res) => res.text(), () => '');
+  if (window.kind === 'upstream') {
+    const page = await fetch(`${o.statusBase}/`, { headers: o.adminHeaders, signal: AbortSignal.timeout(5000) }).then((res) => res.text(), () => '');
     window.statusPageErrors = upstreamErrorsWithin(page, window.start, window.end + 1000);
   }
 }

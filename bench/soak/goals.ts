@@ -39,6 +39,8 @@ export interface RunRecord {
   readonly rows: RowsCheck;
   /** The caches' budgets as configured (MiB): planning.cache-bytes, and each own catalog's metadata-cache-bytes. */
   readonly budgets: { readonly planningMB: number; readonly metadataMB: number };
+  /** The pair (pair.ts): the killed replica's address as the balancer names it, and each kill's restart. */
+  readonly pair: { readonly bAddress: string; readonly restarts: readonly { readonly killedAt: number; readonly readyAfterMs: number | undefined }[] };
 }
 
 /** Grace after a fault's end during which answers begun inside it may still fail. */
@@ -46,30 +48,46 @@ const AFTER_MS = 500;
 
 const MAPPED = new Set([502, 503, 504]);
 
-/** Is this answer's time inside an upstream fault (it began before the fault ended, and ended after it began)? */
-function inFault(s: Sent, windows: readonly FaultWindow[]): boolean {
-  return windows.some((w) => w.upstream && s.start <= w.end + AFTER_MS && s.end >= w.start);
+/** Is this answer's time inside a fault of this kind (it began before the fault ended, and ended after it began)? */
+function inFault(s: Sent, windows: readonly FaultWindow[], kind: FaultWindow['kind']): boolean {
+  return windows.some((w) => w.kind === kind && s.start <= w.end + AFTER_MS && s.end >= w.start);
 }
 
-const failureOf = (s: Sent) => s.outcome === 'no-answer' || s.outcome === 'cut' || s.status >= 500;
+/** A request the balancer had sent to the replica that was killed, while it was down or coming back. */
+const onKilledReplica = (s: Sent, r: RunRecord) => s.via !== undefined && s.via.split(', ').includes(r.pair.bAddress) && inFault(s, r.windows, 'replica');
+
+const failureOf = (s: Sent) => s.outcome === 'no-answer' || s.outcome === 'cut' || s.outcome === 'balancer' || s.status >= 500;
 
 export function judgeGoals(r: RunRecord): Goal[] {
   const goals: Goal[] = [];
   const add = (g: Goal) => goals.push(g);
   const sample = (xs: readonly string[]) => (xs.length ? xs.slice(0, 5).join(' | ') : undefined);
-  const describe = (s: Sent) => `${new Date(s.start).toISOString().slice(11, 23)} ${s.kind}${s.catalog ? ` on ${s.catalog}` : ''} → ${s.status || s.outcome}${s.note ? ` (${s.note.slice(0, 120)})` : ''}`;
+  const describe = (s: Sent) => `${new Date(s.start).toISOString().slice(11, 23)} ${s.kind}${s.catalog ? ` on ${s.catalog}` : ''} → ${s.status || s.outcome}${s.via ? ` via ${s.via}` : ''}${s.note ? ` (${s.note.slice(0, 120)})` : ''}`;
 
-  add({ name: 'Icefront alive throughout', value: r.alive ? 'yes' : `no (${r.exitedWith})`, bound: 'yes', met: r.alive, correctness: true });
+  add({ name: 'Icefront alive throughout (both replicas; b but for its planned kills)', value: r.alive ? 'yes' : `no (${r.exitedWith})`, bound: 'yes', met: r.alive, correctness: true });
   add({ name: 'every request answered within its deadline + 1 s', value: r.judge.late.length, bound: '0 later', met: r.judge.late.length === 0, correctness: true, detail: sample(r.judge.late.map(describe)) ?? `slowest ${r.judge.slowestMs.toFixed(0)} ms (${r.judge.slowest})` });
   const noAnswer = r.judge.notSuccess.filter((s) => s.outcome === 'no-answer');
   add({ name: 'no request left without an answer', value: noAnswer.length, bound: '0', met: noAnswer.length === 0, correctness: true, detail: sample(noAnswer.map(describe)) });
+  add({ name: 'every success whole: each 200 a writer read was a LoadTableResult', value: r.tally.malformed.length, bound: '0 that were not', met: r.tally.malformed.length === 0, correctness: true, detail: sample(r.tally.malformed) });
   const bad = r.judge.notSuccess.filter((s) => s.outcome === 'bad-error');
   add({ name: 'every error an ErrorModel', value: bad.length, bound: '0 that are not', met: bad.length === 0, correctness: true, detail: sample(bad.map(describe)) });
-  // 5xx (and cut answers) only on the upstream catalog, only 502/503/504, only while a fault is on
+  // 5xx (and cut answers) only on the upstream catalog, only 502/503/504, only while a fault is on;
+  // or from the balancer, for a request it had sent to the replica that was killed
   const wrong5xx = r.judge.notSuccess.filter(
-    (s) => failureOf(s) && s.kind !== 'readyz' && !(s.catalog === 'up' && inFault(s, r.windows) && (s.outcome !== 'error-model' || MAPPED.has(s.status))),
+    (s) => failureOf(s) && s.kind !== 'readyz' && !(s.catalog === 'up' && inFault(s, r.windows, 'upstream') && (s.outcome !== 'error-model' || MAPPED.has(s.status))) && !onKilledReplica(s, r),
   );
-  add({ name: 'no 5xx (or cut answer) but mapped upstream faults while one is on', value: wrong5xx.length, bound: '0', met: wrong5xx.length === 0, correctness: true, detail: sample(wrong5xx.map(describe)) });
+  add({ name: 'no 5xx (or cut answer) but mapped upstream faults while one is on, or requests the killed replica held', value: wrong5xx.length, bound: '0', met: wrong5xx.length === 0, correctness: true, detail: sample(wrong5xx.map(describe)) });
+  const restarts = r.pair.restarts;
+  const back = restarts.filter((x) => x.readyAfterMs !== undefined);
+  const held = r.judge.notSuccess.filter((s) => failureOf(s) && onKilledReplica(s, r));
+  add({
+    name: 'the pair: replica b killed (SIGKILL) and started again, ready within 30 s each time, both alive at the end',
+    value: `${back.length}/${restarts.length}`,
+    bound: 'all, at least one',
+    met: restarts.length > 0 && back.length === restarts.length && r.alive,
+    correctness: true,
+    detail: `ready after the kill: ${restarts.map((x) => (x.readyAfterMs === undefined ? 'never' : `${x.readyAfterMs} ms`)).join(', ') || 'no kill'}; requests b held when killed: ${held.length} (${[...new Set(held.map((s) => s.outcome === 'error-model' ? String(s.status) : s.outcome))].join(', ') || 'none'})`,
+  });
   const mapped = r.judge.notSuccess.filter((s) => s.catalog === 'up' && MAPPED.has(s.status)).length;
   add({ name: 'the faults were met (502/503/504 answered on the upstream catalog)', value: mapped, bound: '> 0', met: mapped > 0, correctness: true });
   add({ name: 'the principal who may not is refused (403) every time', value: r.tally.forbiddenWrong.length, bound: `0 of ${r.tally.forbidden} otherwise`, met: r.tally.forbiddenWrong.length === 0 && r.tally.forbidden > 0, correctness: true, detail: sample(r.tally.forbiddenWrong) });
@@ -90,14 +108,15 @@ export function judgeGoals(r: RunRecord): Goal[] {
   const bound = 2 * READINESS_INTERVAL_MS;
   const recovery = r.windows.filter((w) => w.end > 0).map((w, i, all) => {
     const next = all[i + 1]?.start ?? r.endedAt;
-    const lastError = r.judge.notSuccess.filter((s) => s.catalog === 'up' && failureOf(s) && s.start > w.end && s.end < next).reduce((m, s) => Math.max(m, s.start - w.end), 0);
+    // after a replica's restart, errors on any catalog count; after the others, errors on `up`
+    const lastError = r.judge.notSuccess.filter((s) => (w.kind === 'replica' || s.catalog === 'up') && failureOf(s) && s.start > w.end && s.end < next).reduce((m, s) => Math.max(m, s.start - w.end), 0);
     return { name: w.name, ms: Math.max(w.readyAfterMs ?? Infinity, lastError), ready: w.readyAfterMs, lastError };
   });
   const worst = recovery.reduce((m, x) => Math.max(m, x.ms), 0);
   add({ name: 'recovery: /readyz ready and no error within two probe intervals of each fault end', value: Number.isFinite(worst) ? Math.round(worst) : 'never', bound: `≤ ${bound} ms`, met: worst <= bound && recovery.length > 0, correctness: true, detail: recovery.map((x) => `${x.name}: ready +${x.ready ?? '∞'} ms, last error +${x.lastError} ms`).join('; ') });
-  const reloads = r.windows.filter((w) => !w.upstream);
+  const reloads = r.windows.filter((w) => w.kind === 'reload');
   add({ name: 'SIGHUP with a changed config applied at once', value: `${reloads.filter((w) => w.reloadApplied).length}/${reloads.length}`, bound: 'all', met: reloads.every((w) => w.reloadApplied), correctness: true });
-  const shown = r.windows.filter((w) => w.upstream && r.judge.notSuccess.some((s) => s.catalog === 'up' && MAPPED.has(s.status) && s.start >= w.start && s.start <= w.end));
+  const shown = r.windows.filter((w) => w.kind === 'upstream' && r.judge.notSuccess.some((s) => s.catalog === 'up' && MAPPED.has(s.status) && s.start >= w.start && s.start <= w.end));
   const onPage = shown.filter((w) => (w.statusPageErrors ?? 0) > 0);
   add({ name: 'the status page shows the faults as they happened (an upstream error timed within each fault that clients saw)', value: `${onPage.length}/${shown.length}`, bound: 'all', met: onPage.length === shown.length, correctness: true, detail: shown.filter((w) => !onPage.includes(w)).map((w) => w.name).join(', ') || undefined });
 

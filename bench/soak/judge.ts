@@ -5,6 +5,11 @@
  * error that is not an ErrorModel; or no answer at all. Raw paths go out as given (undici), so
  * the hostile corpus' `..` and `%2e` segments reach Icefront unnormalised.
  *
+ * Behind the pair's balancer (pair.ts) an answer may be nginx's own rather than Icefront's
+ * (`balancer`: a 5xx that is not JSON, given when the replica it had sent the request to died), and
+ * every answer names the replicas nginx tried (`via`, its X-Upstream-Addr), so that a failure can
+ * be laid at the killed replica's door or not.
+ *
  * What can only be judged once the fault schedule is known (is this 5xx inside a fault? did the
  * errors stop after its end?) is kept per request: every answer that was not a success, and a
  * per-second count of all answers.
@@ -13,7 +18,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { openApiAvailable, validateAgainst } from '../../test/helpers/openapi.js';
 import { errorModelProblem } from '../../test/http/hostile/tally.js';
 
-export type Outcome = 'success' | 'error-model' | 'cut' | 'bad-error' | 'no-answer';
+export type Outcome = 'success' | 'error-model' | 'cut' | 'bad-error' | 'balancer' | 'no-answer';
 
 /** Requests of these kinds addressed the `rest` catalog, whose upstream the faults hit. */
 export interface Sent {
@@ -23,6 +28,8 @@ export interface Sent {
   readonly end: number;
   readonly status: number;
   readonly outcome: Outcome;
+  /** The replicas the balancer tried, as it names them (`127.0.0.1:port[, …]`); absent without a balancer or an answer. */
+  readonly via?: string;
   readonly note?: string;
 }
 
@@ -56,15 +63,15 @@ export class Judge {
 
   constructor(readonly base: string) {}
 
-  /** One request; `headers` may carry an Authorization. The caller never sees an exception. */
-  async send(kind: string, catalog: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string | Buffer; readBody?: boolean } = {}): Promise<Answer> {
+  /** One request (to `origin`, else the base); `headers` may carry an Authorization. The caller never sees an exception but NotSent. */
+  async send(kind: string, catalog: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string | Buffer; origin?: string } = {}): Promise<Answer> {
     const start = Date.now();
     const t0 = performance.now();
     let res: Dispatcher.ResponseData;
     try {
       // the dispatcher's own request: the path goes out byte for byte (undici's request(url) would normalise it)
       res = await this.dispatcher.request({
-        origin: this.base,
+        origin: opts.origin ?? this.base,
         path,
         method: method as Dispatcher.HttpMethod,
         headers: opts.headers ?? {},
@@ -76,19 +83,23 @@ export class Judge {
       if ((err as { code?: string }).code === 'UND_ERR_INVALID_ARG' || (err as Error).name === 'InvalidArgumentError' || err instanceof TypeError) throw new NotSent((err as Error).message);
       return this.record({ kind, catalog, start, end: Date.now(), status: 0, outcome: 'no-answer', note: `${(err as Error).name}: ${(err as Error).message}` }, t0, '');
     }
+    const via = res.headers['x-upstream-addr'];
+    const seen = { kind, catalog, start, status: res.statusCode, ...(typeof via === 'string' && { via }) };
     let text: string;
     try {
       text = await res.body.text();
     } catch (err) {
-      return this.record({ kind, catalog, start, end: Date.now(), status: res.statusCode, outcome: 'cut', note: (err as Error).message }, t0, '');
+      return this.record({ ...seen, end: Date.now(), outcome: 'cut', note: (err as Error).message }, t0, '');
     }
     const status = res.statusCode;
     if (status < 400) {
       const etag = res.headers['etag'];
-      return this.record({ kind, catalog, start, end: Date.now(), status, outcome: 'success' }, t0, text, typeof etag === 'string' ? etag : undefined);
+      return this.record({ ...seen, end: Date.now(), outcome: 'success' }, t0, text, typeof etag === 'string' ? etag : undefined);
     }
+    // nginx's own error page (HTML): no replica answered this request
+    if (status >= 500 && seen.via !== undefined && !/json/.test(String(res.headers['content-type'] ?? ''))) return this.record({ ...seen, end: Date.now(), outcome: 'balancer', note: text.slice(0, 80) }, t0, text);
     const problem = method === 'HEAD' ? undefined : this.errorModelProblem(status, text);
-    return this.record({ kind, catalog, start, end: Date.now(), status, outcome: problem ? 'bad-error' : 'error-model', ...(problem && { note: problem }) }, t0, text);
+    return this.record({ ...seen, end: Date.now(), outcome: problem ? 'bad-error' : 'error-model', ...(problem && { note: problem }) }, t0, text);
   }
 
   private errorModelProblem(status: number, text: string): string | undefined {

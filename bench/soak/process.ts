@@ -21,8 +21,9 @@ export interface SoakIcefront {
   close(): Promise<void>;
 }
 
-export async function startSoakIcefront(configFile: string, dist = path.join(REPO, 'dist')): Promise<SoakIcefront> {
-  const child: ChildProcess = spawn(process.execPath, ['--inspect=127.0.0.1:0', path.join(dist, 'cli.js'), 'serve', '--config', configFile, '--port', '0'], {
+/** `port`: where it listens (default: a free port); a replica restarted after a kill takes its old one again. */
+export async function startSoakIcefront(configFile: string, dist = path.join(REPO, 'dist'), port = 0): Promise<SoakIcefront> {
+  const child: ChildProcess = spawn(process.execPath, ['--inspect=127.0.0.1:0', path.join(dist, 'cli.js'), 'serve', '--config', configFile, '--port', String(port)], {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
