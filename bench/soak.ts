@@ -17,12 +17,13 @@
  *   inspector on, for heap-after-GC and event-loop figures; b is the one the schedule kills)
  *      ├─ up:   type rest ──▶ Toxiproxy ──▶ Iceberg REST fixture (JDBC/SQLite, file:// warehouse)
  *      ├─ fs:   type filesystem (writable, a temp warehouse)
- *      ├─ pg:   type sql on PostgreSQL (a temporary cluster: test/helpers/postgres.ts)
+ *      ├─ pg:   type sql on PostgreSQL (a temporary cluster: test/helpers/postgres.ts), its
+ *      │        warehouse on S3: ──▶ Toxiproxy ──▶ moto (pyiceberg writes its data files there too)
  *      └─ demo: the read-only demo warehouse (the hostile corpus' target)
  *   auth: two principals (`writer`: every catalog, write, /metrics; `reader`: reads of up, fs, demo
  *   only), a per-principal rate and in-flight limit, the rest catalog's in-flight/queue limits.
  *
- * Faults (bench/soak/faults.ts): latency under and over the request timeout, a bandwidth limit,
+ * Faults (bench/soak/faults.ts): latency under and over the request timeout, S3 slowed, a bandwidth limit,
  * connections reset, connections cut mid-body, a timeout toxic, the upstream down 30 s then back,
  * the fixture restarted (its catalog, a SQLite file, and warehouse kept), Icefront b killed
  * (SIGKILL) and started again, SIGHUP to both with a changed config (twice a cycle). Goals
@@ -33,8 +34,7 @@
  * RSS slope, heap after GC, fds and sockets flat; recovery within two readiness intervals; the
  * event loop's p99; the status page showing each fault.
  *
- * Left out of issue #43's list (not built here): S3 (moto) behind Toxiproxy and its slowdowns (the
- * warehouses are local folders); Spark as a client (its JVM would take most of the two cores); the hostile corpus' raw HTTP framings (they need a socket
+ * Left out of issue #43's list (not built here): Spark as a client (its JVM would take most of the two cores); the hostile corpus' raw HTTP framings (they need a socket
  * of their own). The inspector is on in Icefront's process (not what an operator runs) because
  * nothing else can force a GC (bench/soak/process.ts).
  *
@@ -55,6 +55,7 @@ import { parseArgs } from 'node:util';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { ClientWorker } from '../test/interop/harness/clients.js';
 import { ensureNginx } from '../test/interop/harness/nginx.js';
+import { startMoto } from '../test/interop/harness/moto.js';
 import { startRestFixture } from '../test/interop/harness/rest-fixture.js';
 import { DEMO_WAREHOUSE } from '../test/service/planning/helpers.js';
 import { toolchainAndToxiproxy } from './toolchain-toxiproxy.js';
@@ -95,6 +96,8 @@ const METADATA_CACHE_BYTES = bytesOption('metadata-cache-bytes', values['metadat
 const SHORT = MINUTES < 5;
 /** A new pair of tables per catalog this often, so no table's metadata grows without end. */
 const GENERATION_MS = 5 * 60_000;
+/** moto's bucket, where the `sql` catalog's warehouse is. */
+const S3_BUCKET = 'soak';
 const MiB = 1024 * 1024;
 const log = (line: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
@@ -112,7 +115,7 @@ async function cleanup(): Promise<void> {
 async function main(): Promise<number> {
   const dist = values.dist ? path.resolve(values.dist) : path.resolve(import.meta.dirname, '../dist');
   if (!fs.existsSync(path.join(dist, 'cli.js'))) throw new Error(`${dist}/cli.js is missing: run \`npm run build\` first`);
-  log('starting: toolchain, Toxiproxy, nginx, PostgreSQL, the REST fixture');
+  log('starting: toolchain, Toxiproxy, nginx, PostgreSQL, moto, the REST fixture');
   const { env, toxiproxy } = await toolchainAndToxiproxy();
   const nginx = await ensureNginx();
   if (!nginx.ok) throw new Error(`the pair's balancer: ${nginx.why}`);
@@ -122,6 +125,9 @@ async function main(): Promise<number> {
   const fixture = await startRestFixture(env);
   cleanups.push(() => fixture.close());
   const proxy = await toxiproxy.proxy('fixture', new URL(fixture.url).host);
+  const moto = await startMoto(env, [S3_BUCKET]);
+  cleanups.push(() => moto.close());
+  const s3Proxy = await toxiproxy.proxy('moto', new URL(moto.endpoint).host);
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icefront-soak-'));
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -131,18 +137,18 @@ async function main(): Promise<number> {
     fixtureWarehouseDir: fixture.warehouseDir,
     fsWarehouse: path.join(dir, 'fs-warehouse'),
     pgUri: pg.uri(),
-    pgWarehouse: path.join(dir, 'pg-warehouse'),
+    pgWarehouse: `s3://${S3_BUCKET}/pg`,
+    s3: { endpoint: s3Proxy.url, region: moto.region, accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey },
     demoWarehouse: DEMO_WAREHOUSE,
     ...(PLANNING_CACHE_BYTES !== undefined && { planningCacheBytes: PLANNING_CACHE_BYTES }),
     ...(METADATA_CACHE_BYTES !== undefined && { metadataCacheBytes: METADATA_CACHE_BYTES }),
   };
   fs.mkdirSync(inputs.fsWarehouse);
-  fs.mkdirSync(inputs.pgWarehouse);
   writeConfig(inputs, 0);
   const pair = await IcefrontPair.start(inputs.file, dist);
   cleanups.push(() => pair.close());
   const icefront = pair.a; // the replica sampled
-  log(`Icefront a ${icefront.url} (pid ${icefront.pid}) and b ${pair.b.url} behind nginx ${pair.url}; fixture ${fixture.url} through ${proxy.url}`);
+  log(`Icefront a ${icefront.url} (pid ${icefront.pid}) and b ${pair.b.url} behind nginx ${pair.url}; fixture ${fixture.url} through ${proxy.url}; moto ${moto.endpoint} through ${s3Proxy.url}`);
 
   const judge = new Judge(pair.url);
   cleanups.push(() => judge.close());
@@ -187,7 +193,7 @@ async function main(): Promise<number> {
     forbidden(ctx),
     hostile(ctx),
     ...CATALOGS.flatMap((c) => [appender(ctx, c, 500), appender(ctx, c, 500), schemaChanger(ctx, c, 2000)]),
-    ...pyWorkers.map((w) => pyicebergWriter(ctx, w, pair.url, batches, 1000)),
+    ...pyWorkers.map((w) => pyicebergWriter(ctx, w, pair.url, { 's3.access-key-id': moto.accessKeyId, 's3.secret-access-key': moto.secretAccessKey }, batches, 1000)),
   ];
   const rolling = (async () => {
     while (running && Date.now() + GENERATION_MS < endAt) {
@@ -205,6 +211,7 @@ async function main(): Promise<number> {
   await runSchedule(
     {
       proxy,
+      s3Proxy,
       judge,
       adminHeaders: writer,
       toxicMs: SHORT ? 6000 : 15_000,
@@ -237,8 +244,9 @@ async function main(): Promise<number> {
   if (values.screenshot && alive) log(await screenshot(icefront.url, writer, values.screenshot));
 
   log('reading every table back through the independent readers');
-  const stores = { fixtureUrl: fixture.url, fsWarehouse: inputs.fsWarehouse, pgUri: pg.uri(), pgWarehouse: inputs.pgWarehouse };
-  const commits = await checkCommits(generations, tally.appends, tally.schemas, { fixtureUrl: fixture.url, fsWarehouse: inputs.fsWarehouse, pg });
+  // moto straight, not through Toxiproxy: the readers afterwards are not under test
+  const stores = { fixtureUrl: fixture.url, fsWarehouse: inputs.fsWarehouse, pgUri: pg.uri(), pgWarehouse: inputs.pgWarehouse, s3: { ...inputs.s3, endpoint: moto.endpoint } };
+  const commits = await checkCommits(generations, tally.appends, tally.schemas, { fixtureUrl: fixture.url, fsWarehouse: inputs.fsWarehouse, pg, s3: stores.s3 });
   const rows = await checkRows(env, stores, generations, batches);
 
   const goals = judgeGoals({ judge, tally, windows, samples: sampler.samples, gcSamples: sampler.gcSamples, loop: sampler.loop, startedAt, endedAt, alive, ...(exit && { exitedWith: `${exit.code ?? exit.signal}` }), commits, rows, pair: { bAddress: pair.bAddress, restarts: pair.restarts }, budgets: { planningMB: (PLANNING_CACHE_BYTES ?? 256 * MiB) / MiB, metadataMB: (METADATA_CACHE_BYTES ?? 64 * MiB) / MiB } });

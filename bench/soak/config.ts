@@ -1,13 +1,12 @@
 /**
  * The configuration a deployment would use, written as YAML: one `rest` catalog (the Iceberg REST
  * fixture, reached through Toxiproxy), one writable `filesystem` catalog, one `sql` catalog on
- * PostgreSQL, the read-only demo warehouse (the hostile corpus is written against `demo`), auth
+ * PostgreSQL whose warehouse is on S3 (moto, reached through Toxiproxy too), the read-only demo warehouse (the hostile corpus is written against `demo`), auth
  * with two principals and limits on. `variant` is what a SIGHUP changes: the `rest` catalog's
  * request timeout, and a second filesystem catalog (`extra`) present or not.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { pathToFileURL } from 'node:url';
 
 export const WRITER_TOKEN = 'soak-writer-token-0123456789';
 export const READER_TOKEN = 'soak-reader-token-0123456789';
@@ -22,7 +21,10 @@ export interface ConfigInputs {
   readonly fixtureWarehouseDir: string;
   readonly fsWarehouse: string;
   readonly pgUri: string;
+  /** The `sql` catalog's warehouse, `s3://bucket/prefix`, on `s3`. */
   readonly pgWarehouse: string;
+  /** Where Icefront (and the clients it tells) reach S3: Toxiproxy's address for moto. */
+  readonly s3: { readonly endpoint: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string };
   readonly demoWarehouse: string;
   /** planning.cache-bytes (default: Icefront's, 256 MiB). */
   readonly planningCacheBytes?: number;
@@ -68,7 +70,14 @@ export function writeConfig(inputs: ConfigInputs, variant: 0 | 1): void {
     '    type: sql',
     `    uri: ${inputs.pgUri}`,
     `    catalog-name: ${SQL_CATALOG_NAME}`,
-    `    warehouse-location: ${pathToFileURL(inputs.pgWarehouse).href}`,
+    `    warehouse-location: ${inputs.pgWarehouse}`,
+    '    storage:',
+    '      s3:',
+    `        endpoint: ${inputs.s3.endpoint}`,
+    `        region: ${inputs.s3.region}`,
+    '        path-style: true',
+    `        access-key-id: ${inputs.s3.accessKeyId}`,
+    `        secret-access-key: ${inputs.s3.secretAccessKey}`,
     ...metadataCache,
     '  demo:',
     '    type: filesystem',

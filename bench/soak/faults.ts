@@ -6,7 +6,8 @@
  *
  *   latency 500 ms (under the request timeout) · upstream down 30 s, then back · the fixture
  *   restarted (its JVM stopped and started again: new connections, a cold JVM) · Icefront `b` of
- *   the pair killed (SIGKILL) and started again (pair.ts) · SIGHUP (the `rest`
+ *   the pair killed (SIGKILL) and started again (pair.ts) · S3 slowed (latency on Toxiproxy
+ *   between Icefront, and the clients it points there, and moto) · SIGHUP (the `rest`
  *   catalog's timeout changed, a catalog added) · latency 3 s (over the timeout: 504s) ·
  *   reset_peer (connections reset) · limit_data 2 KB (connections cut mid-body) · timeout (data
  *   held, never delivered) · bandwidth 10 KB/s · SIGHUP back.
@@ -25,9 +26,10 @@ export interface FaultWindow {
   readonly name: string;
   /**
    * `upstream`: toxics, the down phase and the fixture's restart (5xx on `up` allowed);
-   * `replica`: Icefront `b` killed (failures of requests nginx had sent to `b` allowed); `reload`: a SIGHUP.
+   * `storage`: S3 slowed (5xx ErrorModels on `pg` allowed: the toxic's end cuts the connections to S3); `replica`: Icefront `b` killed
+   * (failures of requests nginx had sent to `b` allowed); `reload`: a SIGHUP.
    */
-  readonly kind: 'upstream' | 'replica' | 'reload';
+  readonly kind: 'upstream' | 'storage' | 'replica' | 'reload';
   readonly start: number;
   end: number;
   /** ms from the end until /readyz answered ready (undefined: not within the quiet time). */
@@ -39,7 +41,7 @@ export interface FaultWindow {
 }
 
 type Step =
-  | { readonly name: string; readonly toxic: Toxic }
+  | { readonly name: string; readonly toxic: Toxic; readonly on?: 'storage' }
   | { readonly name: 'upstream down 30 s'; readonly down: true }
   | { readonly name: 'fixture restarted'; readonly restart: true }
   | { readonly name: string; readonly kill: true }
@@ -50,6 +52,7 @@ const STEPS: readonly Step[] = [
   { name: 'upstream down 30 s', down: true },
   { name: 'fixture restarted', restart: true },
   { name: 'Icefront b killed (SIGKILL), restarted', kill: true },
+  { name: 'S3 slowed (latency 200 ms)', toxic: { name: 's3-slow', type: 'latency', attributes: { latency: 200, jitter: 50 } }, on: 'storage' },
   { name: 'SIGHUP: timeout 2.5 s, catalog added', reload: 1 },
   { name: 'latency 3 s', toxic: { name: 'slower', type: 'latency', attributes: { latency: 3000 } } },
   { name: 'reset_peer', toxic: { name: 'reset', type: 'reset_peer', attributes: { timeout: 50 } } },
@@ -67,6 +70,8 @@ const KILL_MS = 10_000;
 
 export interface ScheduleOptions {
   readonly proxy: ToxiProxy;
+  /** Toxiproxy between Icefront (and the clients it points there) and S3. */
+  readonly s3Proxy: ToxiProxy;
   readonly judge: Judge;
   readonly adminHeaders: Record<string, string>;
   readonly toxicMs: number;
@@ -90,13 +95,14 @@ export async function runSchedule(o: ScheduleOptions, windows: FaultWindow[]): P
     for (const step of STEPS) {
       const length = 'down' in step ? DOWN_MS : 'restart' in step ? RESTART_MS : 'kill' in step ? KILL_MS : 'toxic' in step ? o.toxicMs : 0;
       if (Date.now() + length + o.quietMs > o.endAt || !o.alive()) return;
-      const window: FaultWindow = { name: step.name, kind: 'reload' in step ? 'reload' : 'kill' in step ? 'replica' : 'upstream', start: Date.now(), end: 0 };
+      const window: FaultWindow = { name: step.name, kind: 'reload' in step ? 'reload' : 'kill' in step ? 'replica' : 'toxic' in step && step.on === 'storage' ? 'storage' : 'upstream', start: Date.now(), end: 0 };
       windows.push(window);
       if ('toxic' in step) {
-        await o.proxy.addToxic(step.toxic);
+        const proxy = step.on === 'storage' ? o.s3Proxy : o.proxy;
+        await proxy.addToxic(step.toxic);
         await pause(length);
-        await o.proxy.down();
-        await o.proxy.up();
+        await proxy.down();
+        await proxy.up();
       } else if ('restart' in step) {
         await o.restartUpstream();
       } else if ('kill' in step) {

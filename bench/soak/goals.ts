@@ -72,11 +72,21 @@ export function judgeGoals(r: RunRecord): Goal[] {
   const bad = r.judge.notSuccess.filter((s) => s.outcome === 'bad-error');
   add({ name: 'every error an ErrorModel', value: bad.length, bound: '0 that are not', met: bad.length === 0, correctness: true, detail: sample(bad.map(describe)) });
   // 5xx (and cut answers) only on the upstream catalog, only 502/503/504, only while a fault is on;
+  // ErrorModels on the catalog whose S3 is slowed, while it is (the toxic's end cuts its connections);
   // or from the balancer, for a request it had sent to the replica that was killed
+  const storageFault = (s: Sent) => s.catalog === 'pg' && s.outcome === 'error-model' && inFault(s, r.windows, 'storage');
   const wrong5xx = r.judge.notSuccess.filter(
-    (s) => failureOf(s) && s.kind !== 'readyz' && !(s.catalog === 'up' && inFault(s, r.windows, 'upstream') && (s.outcome !== 'error-model' || MAPPED.has(s.status))) && !onKilledReplica(s, r),
+    (s) => failureOf(s) && s.kind !== 'readyz' && !(s.catalog === 'up' && inFault(s, r.windows, 'upstream') && (s.outcome !== 'error-model' || MAPPED.has(s.status))) && !storageFault(s) && !onKilledReplica(s, r),
   );
-  add({ name: 'no 5xx (or cut answer) but mapped upstream faults while one is on, or requests the killed replica held', value: wrong5xx.length, bound: '0', met: wrong5xx.length === 0, correctness: true, detail: sample(wrong5xx.map(describe)) });
+  const onStorage = r.judge.notSuccess.filter((s) => failureOf(s) && storageFault(s));
+  add({
+    name: 'no 5xx (or cut answer) but mapped upstream faults while one is on, S3 faults on its catalog, or requests the killed replica held',
+    value: wrong5xx.length,
+    bound: '0',
+    met: wrong5xx.length === 0,
+    correctness: true,
+    detail: sample(wrong5xx.map(describe)) ?? (onStorage.length ? `while S3 was slowed: ${sample(onStorage.map(describe))}` : undefined),
+  });
   const restarts = r.pair.restarts;
   const back = restarts.filter((x) => x.readyAfterMs !== undefined);
   const held = r.judge.notSuccess.filter((s) => failureOf(s) && onKilledReplica(s, r));
@@ -108,8 +118,8 @@ export function judgeGoals(r: RunRecord): Goal[] {
   const bound = 2 * READINESS_INTERVAL_MS;
   const recovery = r.windows.filter((w) => w.end > 0).map((w, i, all) => {
     const next = all[i + 1]?.start ?? r.endedAt;
-    // after a replica's restart, errors on any catalog count; after the others, errors on `up`
-    const lastError = r.judge.notSuccess.filter((s) => (w.kind === 'replica' || s.catalog === 'up') && failureOf(s) && s.start > w.end && s.end < next).reduce((m, s) => Math.max(m, s.start - w.end), 0);
+    // after a replica's restart, errors on any catalog count; after S3 slowed, on `pg`; after the others, on `up`
+    const lastError = r.judge.notSuccess.filter((s) => (w.kind === 'replica' || s.catalog === (w.kind === 'storage' ? 'pg' : 'up')) && failureOf(s) && s.start > w.end && s.end < next).reduce((m, s) => Math.max(m, s.start - w.end), 0);
     return { name: w.name, ms: Math.max(w.readyAfterMs ?? Infinity, lastError), ready: w.readyAfterMs, lastError };
   });
   const worst = recovery.reduce((m, x) => Math.max(m, x.ms), 0);

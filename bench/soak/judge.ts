@@ -99,7 +99,9 @@ export class Judge {
     // nginx's own error page (HTML): no replica answered this request
     if (status >= 500 && seen.via !== undefined && !/json/.test(String(res.headers['content-type'] ?? ''))) return this.record({ ...seen, end: Date.now(), outcome: 'balancer', note: text.slice(0, 80) }, t0, text);
     const problem = method === 'HEAD' ? undefined : this.errorModelProblem(status, text);
-    return this.record({ ...seen, end: Date.now(), outcome: problem ? 'bad-error' : 'error-model', ...(problem && { note: problem }) }, t0, text);
+    // a 5xx's own message, for the goals' detail
+    const note = problem ?? (status >= 500 ? messageOf(text) : undefined);
+    return this.record({ ...seen, end: Date.now(), outcome: problem ? 'bad-error' : 'error-model', ...(note && { note }) }, t0, text);
   }
 
   private errorModelProblem(status: number, text: string): string | undefined {
@@ -128,5 +130,15 @@ export class Judge {
 
   async close(): Promise<void> {
     await this.dispatcher.close();
+  }
+}
+
+/** An ErrorModel's type and message, shortened; undefined for anything else. */
+function messageOf(text: string): string | undefined {
+  try {
+    const e = (JSON.parse(text) as { error?: { type?: unknown; message?: unknown } }).error;
+    return typeof e?.message === 'string' ? `${String(e.type)}: ${e.message.slice(0, 200)}` : undefined;
+  } catch {
+    return undefined;
   }
 }

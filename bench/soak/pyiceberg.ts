@@ -3,7 +3,7 @@
  * appending rows of a known count through Icefront, and afterwards the same pyiceberg reading
  * each table through an independent catalog, never through Icefront: the fixture itself for
  * `up`, the table's own metadata files (version-hint.text) for `fs`, its SqlCatalog on the same
- * PostgreSQL database for `pg`.
+ * PostgreSQL database (and moto's S3, straight) for `pg`.
  *
  * Each append is one batch: `2 + batch % 4` rows, every row carrying its batch number, so the
  * rows of every batch can be counted afterwards: an acknowledged batch exactly once, a refused
@@ -32,19 +32,24 @@ export interface IndependentStores {
   readonly fixtureUrl: string;
   readonly fsWarehouse: string;
   readonly pgUri: string;
+  /** `s3://bucket/prefix` on `s3`. */
   readonly pgWarehouse: string;
+  readonly s3: { readonly endpoint: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string };
 }
 
 let nextBatch = 0;
 
-/** One pyiceberg writer: appends in turn on each catalog's rows table of the current generation. */
-export async function pyicebergWriter(ctx: LoadContext, worker: ClientWorker, icefrontUrl: string, records: BatchRecord[], gapMs: number): Promise<void> {
+/**
+ * One pyiceberg writer: appends in turn on each catalog's rows table of the current generation.
+ * `s3Keys`: the S3 credentials it is given (where S3 is comes from Icefront's table config).
+ */
+export async function pyicebergWriter(ctx: LoadContext, worker: ClientWorker, icefrontUrl: string, s3Keys: Readonly<Record<string, string>>, records: BatchRecord[], gapMs: number): Promise<void> {
   for (let i = 0; ctx.running(); i++) {
     const catalog = CATALOGS[i % CATALOGS.length]!;
     const g = ctx.current();
     const batch = nextBatch++;
     const n = rowsOf(batch);
-    const ref: CatalogRef = { uri: icefrontUrl, warehouse: catalog, properties: { token: WRITER_TOKEN } };
+    const ref: CatalogRef = { uri: icefrontUrl, warehouse: catalog, properties: { token: WRITER_TOKEN, ...s3Keys } };
     const table = g.rows(catalog);
     try {
       await worker.run({ client: 'pyiceberg', catalog: ref, ops: [{ op: 'append', table: `${NAMESPACE}.${table}`, rows: Array.from({ length: n }, (_, j) => ({ id: batch * 10 + j, batch })) }] }, 60_000);
@@ -63,7 +68,14 @@ export async function pyicebergWriter(ctx: LoadContext, worker: ClientWorker, ic
 export function independentRef(catalog: CatalogName, stores: IndependentStores): CatalogRef | HadoopCatalogRef | SqlCatalogRef {
   if (catalog === 'up') return { uri: stores.fixtureUrl };
   if (catalog === 'fs') return { type: 'hadoop', warehouse: pathToFileURL(stores.fsWarehouse).href };
-  return { type: 'sql', name: SQL_CATALOG_NAME, uri: stores.pgUri, warehouse: pathToFileURL(stores.pgWarehouse).href };
+  const { s3 } = stores;
+  return {
+    type: 'sql',
+    name: SQL_CATALOG_NAME,
+    uri: stores.pgUri,
+    warehouse: stores.pgWarehouse,
+    properties: { 's3.endpoint': s3.endpoint, 's3.region': s3.region, 's3.path-style-access': 'true', 's3.access-key-id': s3.accessKeyId, 's3.secret-access-key': s3.secretAccessKey },
+  };
 }
 
 export interface RowsCheck {

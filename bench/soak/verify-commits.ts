@@ -1,7 +1,7 @@
 /**
  * After the run: the synthetic tables' metadata read without Icefront (the fixture's own REST
  * answer for `up`; for `fs` the metadata file version-hint.text names; for `pg` the file the
- * catalog's row in PostgreSQL names), and every commit judged against it:
+ * catalog's row in PostgreSQL names, fetched from moto's S3 straight), and every commit judged against it:
  * - an acknowledged append is in the table exactly once and on main's line; its 100 rows counted;
  * - a 409 (or another 4xx) left nothing; a commit whose answer was lost is wholly in (the snapshot
  *   on main's line) or wholly out;
@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AwsClient } from 'aws4fetch';
 import { parse as parseLossless, isSafeNumber } from 'lossless-json';
 import type { PostgresCluster } from '../../test/helpers/postgres.js';
 import { SYNTH_ROWS_PER_APPEND, type AppendRecord, type SchemaRecord } from './commits.js';
@@ -40,7 +41,16 @@ function parseMetadata(text: string): Metadata {
   return parseLossless(text, null, (value) => (isSafeNumber(value) ? Number(value) : value)) as unknown as Metadata;
 }
 
-async function readMetadata(catalog: CatalogName, table: string, where: { fixtureUrl: string; fsWarehouse: string; pg: PostgresCluster }): Promise<Metadata> {
+/** Where the stores are: the fixture's URL, the `fs` warehouse folder, PostgreSQL, and moto's S3 endpoint (path style). */
+export interface Stores {
+  readonly fixtureUrl: string;
+  readonly fsWarehouse: string;
+  readonly pg: PostgresCluster;
+  /** moto straight (path style), and the keys to sign with. */
+  readonly s3: { readonly endpoint: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string };
+}
+
+async function readMetadata(catalog: CatalogName, table: string, where: Stores): Promise<Metadata> {
   if (catalog === 'up') {
     const res = await fetch(`${where.fixtureUrl}/v1/namespaces/${NAMESPACE}/tables/${table}`);
     const text = await res.text();
@@ -56,6 +66,15 @@ async function readMetadata(catalog: CatalogName, table: string, where: { fixtur
     const rows = await where.pg.query('SELECT metadata_location FROM iceberg_tables WHERE catalog_name = $1 AND table_namespace = $2 AND table_name = $3', [SQL_CATALOG_NAME, NAMESPACE, table]);
     const location = String(rows[0]?.['metadata_location'] ?? '');
     if (!location) throw new Error(`pg: no iceberg_tables row for ${NAMESPACE}.${table}`);
+    const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(location);
+    if (s3) {
+      // signed by aws4fetch (not Icefront's S3 code); the key's segments as they are (Iceberg's file names need no escaping)
+      const client = new AwsClient({ accessKeyId: where.s3.accessKeyId, secretAccessKey: where.s3.secretAccessKey, region: where.s3.region, service: 's3' });
+      const res = await client.fetch(`${where.s3.endpoint}/${s3[1]}/${s3[2]}`);
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`pg: ${location}: S3 answered ${res.status} ${text.slice(0, 200)}`);
+      return parseMetadata(text);
+    }
     file = location.startsWith('file:') ? fileURLToPath(location) : location;
   }
   return parseMetadata(fs.readFileSync(file, 'utf8'));
@@ -65,7 +84,7 @@ export async function checkCommits(
   generations: readonly Generation[],
   appends: readonly AppendRecord[],
   schemas: readonly SchemaRecord[],
-  where: { fixtureUrl: string; fsWarehouse: string; pg: PostgresCluster },
+  where: Stores,
 ): Promise<CommitsCheck> {
   const problems: string[] = [];
   const a = { acked: 0, conflict: 0, refused: 0, unknownIn: 0, unknownOut: 0 };
