@@ -7,8 +7,8 @@ import { parseTableMetadata, type TableMetadata } from '../iceberg/index.js';
 import type { FileIO } from '../storage/index.js';
 
 export const DEFAULT_METADATA_CACHE_BYTES = 64 * 1024 * 1024;
-/** Files `remember` keeps keys of: about one per table written to (each a short string). */
-const MAX_WRITTEN_FILES = 10_000;
+/** Tables whose newest version the reader keeps track of (a few short strings each). */
+const MAX_TABLES = 10_000;
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
@@ -23,11 +23,16 @@ export interface ReadMetadata {
  * Reads and parses metadata files, caching parsed results keyed by (path, size, mtime) so a
  * rewritten file is re-read; concurrent loads of one file share one parse. The cache is bounded
  * by the total size of the files it holds (and of the JSON text kept with those this process wrote).
+ *
+ * It holds one version of a table, the newest it has seen: no one loads a table at a version it
+ * has left, so a table with a long run of commits does not fill the budget with its past versions
+ * and push other tables out, whether the commits are this process's or another replica's (each
+ * replica then reads the versions the others write).
  */
 export class MetadataReader {
   private readonly cache: ComputeCache<ReadMetadata & { bytes: number }>;
-  /** The cache key of each file `remember` holds, by file (one a table, while its commits go on here). */
-  private readonly written = new LRUCache<string, string>({ max: MAX_WRITTEN_FILES });
+  /** The version held of each table (by its UUID, else its metadata folder): its file, cache key and last-updated-ms. */
+  private readonly newest = new LRUCache<string, { readonly file: string; readonly key: string; readonly updatedMs: number }>({ max: MAX_TABLES });
 
   /** The cache shows on /metrics and the status page as `table-metadata:<catalog>`. */
   constructor(
@@ -41,10 +46,12 @@ export class MetadataReader {
 
   /** Parse the metadata file at `file` (a local path); `label` names it in error messages. */
   async read(file: string, label: string): Promise<ReadMetadata> {
-    const { metadata, json } = await this.cache.get(await this.key(file), async () => {
+    const key = await this.key(file);
+    const { metadata, json } = await this.cache.get(key, async () => {
       const raw = await this.io.readFile(file);
       return { metadata: parse(raw, label), bytes: raw.length };
     });
+    this.hold(file, key, metadata);
     return json === undefined ? { metadata } : { metadata, json };
   }
 
@@ -52,20 +59,36 @@ export class MetadataReader {
    * Holds the metadata and JSON text of a file this process has just written at `file`, so the
    * next read of it (the next commit's fresh state, the next load) neither reads nor parses it.
    * Keyed as `read` keys it, by the file's size and mtime now: a file rewritten later is read again.
-   * `supersedes`, the table's previous file, is dropped when this process wrote it too: no one
-   * loads a table at a version it has left, so a table with a long run of commits holds one
-   * version here, not as many as the budget takes.
+   * The table's version held before gives way to it.
    */
-  async remember(file: string, written: Required<ReadMetadata>, fileBytes: number, supersedes?: string): Promise<void> {
+  async remember(file: string, written: Required<ReadMetadata>, fileBytes: number): Promise<void> {
     const entry = { metadata: written.metadata, json: written.json, bytes: fileBytes + written.json.length };
     const key = await this.key(file);
     await this.cache.get(key, async () => entry);
-    this.written.set(file, key);
-    const previous = supersedes === undefined ? undefined : this.written.get(supersedes);
-    if (previous !== undefined) {
-      this.cache.delete(previous);
-      this.written.delete(supersedes!);
+    this.hold(file, key, written.metadata);
+  }
+
+  /**
+   * Keeps `file` as its table's version unless the one held is newer, and drops the other from the
+   * cache. Newer is what the metadata says (spec "Table Metadata", `metadata-log`: each version
+   * lists the files before it, the one just before always while the log is kept): a version whose
+   * log names the other's file; else the later `last-updated-ms`. Files are compared by name, as
+   * the log may spell a location otherwise than the path read (`file:` URI, plain path).
+   */
+  private hold(file: string, key: string, metadata: TableMetadata): void {
+    const table = metadata.tableUuid ?? file.slice(0, file.lastIndexOf('/'));
+    const held = this.newest.get(table);
+    if (held?.key === key) return;
+    if (held !== undefined) {
+      const lists = (m: TableMetadata | undefined, other: string) => m?.metadataLog.some((e) => nameOf(e.metadataFile) === nameOf(other)) === true;
+      const newer = lists(metadata, held.file) ? true : lists(this.cache.peek(held.key)?.metadata, file) ? false : metadata.lastUpdatedMs >= held.updatedMs;
+      if (!newer) {
+        this.cache.delete(key);
+        return;
+      }
+      this.cache.delete(held.key);
     }
+    this.newest.set(table, { file, key, updatedMs: metadata.lastUpdatedMs });
   }
 
   private async key(file: string): Promise<string> {
@@ -73,6 +96,8 @@ export class MetadataReader {
     return `${file}\0${stat.size}\0${stat.mtimeMs}`;
   }
 }
+
+const nameOf = (location: string) => location.slice(location.lastIndexOf('/') + 1);
 
 function parse(raw: Buffer, label: string): TableMetadata {
   let bytes = raw;

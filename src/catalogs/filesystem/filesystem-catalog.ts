@@ -190,8 +190,8 @@ class FilesystemCatalog implements Catalog {
   }
 
   /** Holds a metadata file this process has just written (metadata-reader.ts `remember`). */
-  remember(file: string, written: Required<ReadMetadata>, fileBytes: number, supersedes?: string): Promise<void> {
-    return this.reader.remember(file, written, fileBytes, supersedes);
+  remember(file: string, written: Required<ReadMetadata>, fileBytes: number): Promise<void> {
+    return this.reader.remember(file, written, fileBytes);
   }
 
   /** The table as a load answers it, from the file `find` chose. */

@@ -280,7 +280,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
         for (const old of removedMetadataFiles(base.metadata, next)) await this.parts.writer.deleteFile(old).catch(() => undefined);
     }
     // the next commit's fresh read and the next load find these parsed and serialised already
-    for (const [i, w] of written.entries()) await this.reader.remember(w.metadataLocation, w, w.fileBytes, swaps[i]!.base?.metadataLocation).catch(() => undefined);
+    for (const w of written) await this.reader.remember(w.metadataLocation, w, w.fileBytes).catch(() => undefined);
     return written.map(({ metadata, metadataLocation, json }) => ({ metadata, metadataLocation, json }));
   }
 }
