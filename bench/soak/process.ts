@@ -27,7 +27,10 @@ export async function startSoakIcefront(configFile: string, dist = path.join(REP
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  process.once('exit', () => child.kill('SIGKILL'));
+  // a bench that dies first takes it along; a listener per process alive (a restarted replica adds one)
+  const killAtExit = () => child.kill('SIGKILL');
+  process.once('exit', killAtExit);
+  child.once('exit', () => process.off('exit', killAtExit));
   const out = new Tail(64_000);
   let alive = true;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

@@ -16,7 +16,7 @@ export function catalogsSection(catalogs: readonly CatalogStatus[], snapshot: Ac
     return html`<tr id="catalog-${c.name}">
 <td class="name">${c.name}</td><td>${c.type}</td><td class="mono">${c.location ?? '—'}</td>
 <td>${c.planning ?? 'undecided'}</td><td class="why">${c.planningReason}</td>
-${c.type === 'rest' ? health(contact, snapshot.now) : html`<td class="muted">local files</td><td>—</td><td>—</td>`}
+${c.type === 'rest' ? health(contact, snapshot.now) : html`<td class="muted">none: ${/^s3[an]?:\/\//.test(c.location ?? '') ? 'its files on S3' : 'its files on local disk'}</td><td>—</td><td>—</td>`}
 <td class="num">${c.type === 'rest' ? `${c.upstreamInFlight ?? 0} / ${c.upstreamQueued ?? 0}` : '—'}</td></tr>`;
   });
   return html`<section id="catalogs"><h2>Catalogs</h2>

@@ -36,6 +36,7 @@ t.test('after a plan, the page lists the catalog and the plan with its counts, a
   t.ok(page.includes('id="catalog-demo"'), 'the catalog has its row');
   t.ok(cell(page, DEMO_WAREHOUSE), 'with its warehouse folder');
   t.ok(page.includes('filesystem catalog: Icefront plans from the table metadata'), 'and who plans it');
+  t.ok(page.slice(page.indexOf('id="catalog-demo"')).includes('none: its files on local disk'), 'no upstream: its own files, where they are');
   const rows = page.split('<tr class="plan">').slice(1);
   t.equal(rows.length, 1, 'one plan row (a /tasks redemption is not a plan)');
   t.ok(cell(rows[0]!, 'sales.orders'), 'the plan names its table');
