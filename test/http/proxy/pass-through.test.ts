@@ -280,27 +280,38 @@ t.test('upstream answers that are not Iceberg errors are wrapped; redirects are 
 });
 
 // Bounded by the tap timeout: without the fix each of these waits forever.
-t.test('the request timeout bounds the whole exchange, and an upstream cut short breaks the client response', { timeout: 15000 }, async (t) => {
+/**
+ * A gateway with a 1 s deadline in front of an upstream answering as `answer` says; `drip` writes
+ * a byte to an answer every `everyMs` until it closes (never idle long enough for an idle timeout).
+ */
+async function gatewayWithDeadline(t: Test, answer: (req: http.IncomingMessage, res: http.ServerResponse, drip: (res: http.ServerResponse, everyMs: number) => void) => void) {
   const timers = new Set<NodeJS.Timeout>();
-  const up = await upstream((req, res) => {
+  const drip = (res: http.ServerResponse, everyMs: number) => {
+    const timer = setInterval(() => res.write(' '), everyMs);
+    timers.add(timer);
+    res.on('close', () => clearInterval(timer));
+  };
+  const up = await upstream((req, res) => answer(req, res, drip));
+  const gw = await gateway(to(up.base, { timeoutMs: 1000 }));
+  t.teardown(async () => {
+    for (const timer of timers) clearInterval(timer);
+    await gw.app.close();
+    await up.close();
+  });
+  return gw;
+}
+
+t.test('the request timeout bounds the whole exchange, and an upstream cut short breaks the client response', { timeout: 15000 }, async (t) => {
+  const gw = await gatewayWithDeadline(t, (req, res, drip) => {
     if (req.url!.endsWith('/drip')) {
-      // a byte every 300 ms, forever: never idle long enough for an idle timeout
       res.writeHead(200, { 'content-type': 'application/json' });
-      const timer = setInterval(() => res.write(' '), 300);
-      timers.add(timer);
-      res.on('close', () => clearInterval(timer));
+      drip(res, 300);
       return;
     }
     // promises 1,000 bytes, sends 31, then resets
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
     res.write('{"namespaces":[["a"],["b"],["c"');
     setTimeout(() => res.socket?.resetAndDestroy(), 50);
-  });
-  const gw = await gateway(to(up.base, { timeoutMs: 1000 }));
-  t.teardown(async () => {
-    for (const timer of timers) clearInterval(timer);
-    await gw.app.close();
-    await up.close();
   });
   for (const path of ['/drip', '/short']) {
     const started = Date.now();
@@ -411,9 +422,8 @@ function http10(base: string, path: string): Promise<{ status: number; headers: 
 }
 
 t.test('an HTTP/1.0 client (nginx by default) never takes a cut body for a whole one: a chunked answer is read first and sent with its length', { timeout: 15000 }, async (t) => {
-  const timers = new Set<NodeJS.Timeout>();
   const whole = JSON.stringify({ namespaces: Array.from({ length: 5000 }, (_, i) => [`namespace_${i}`]) });
-  const up = await upstream((req, res) => {
+  const gw = await gatewayWithDeadline(t, (req, res, drip) => {
     res.writeHead(200, { 'content-type': 'application/json' }); // no length: chunked to Icefront
     if (req.url!.endsWith('/whole')) {
       // in pieces, some time apart
@@ -422,21 +432,13 @@ t.test('an HTTP/1.0 client (nginx by default) never takes a cut body for a whole
       return;
     }
     if (req.url!.endsWith('/drip')) {
-      const timer = setInterval(() => res.write(' '), 100);
-      timers.add(timer);
-      res.on('close', () => clearInterval(timer));
       res.write('{"namespaces":[["a"]');
+      drip(res, 100);
       return;
     }
     // /reset: part of a body, then the connection reset
     res.write('{"namespaces":[["a"],["b"],["c"');
     setTimeout(() => res.socket?.resetAndDestroy(), 50);
-  });
-  const gw = await gateway(to(up.base, { timeoutMs: 1000 }));
-  t.teardown(async () => {
-    for (const timer of timers) clearInterval(timer);
-    await gw.app.close();
-    await up.close();
   });
 
   const ok = await http10(gw.base, '/v1/front/whole');
