@@ -249,7 +249,7 @@ async function main(): Promise<number> {
   const commits = await checkCommits(generations, tally.appends, tally.schemas, { fixtureUrl: fixture.url, fsWarehouse: inputs.fsWarehouse, pg, s3: stores.s3 });
   const rows = await checkRows(env, stores, generations, batches);
 
-  const goals = judgeGoals({ judge, tally, windows, samples: sampler.samples, gcSamples: sampler.gcSamples, loop: sampler.loop, startedAt, endedAt, alive, ...(exit && { exitedWith: `${exit.code ?? exit.signal}` }), commits, rows, pair: { bAddress: pair.bAddress, restarts: pair.restarts }, budgets: { planningMB: (PLANNING_CACHE_BYTES ?? 256 * MiB) / MiB, metadataMB: (METADATA_CACHE_BYTES ?? 64 * MiB) / MiB } });
+  const goals = judgeGoals({ judge, tally, windows, samples: sampler.samples, gcSamples: sampler.gcSamples, loop: sampler.loop, startedAt, endedAt, alive, ...(exit && { exitedWith: `${exit.code ?? exit.signal}` }), commits, rows, pair: { aAddress: new URL(icefront.url).host, bAddress: pair.bAddress, restarts: pair.restarts }, budgets: { planningMB: (PLANNING_CACHE_BYTES ?? 256 * MiB) / MiB, metadataMB: (METADATA_CACHE_BYTES ?? 64 * MiB) / MiB } });
   const statuses = Object.fromEntries([...judge.byStatus].sort(([a], [b]) => a - b));
   const header = [
     `soak: ${MINUTES} min, ${judge.total} requests (${(judge.total / ((endedAt - startedAt) / 1000)).toFixed(0)}/s); outcomes ${JSON.stringify(Object.fromEntries(judge.byOutcome))}; statuses ${JSON.stringify(statuses)}`,

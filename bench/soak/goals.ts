@@ -39,8 +39,8 @@ export interface RunRecord {
   readonly rows: RowsCheck;
   /** The caches' budgets as configured (MiB): planning.cache-bytes, and each own catalog's metadata-cache-bytes. */
   readonly budgets: { readonly planningMB: number; readonly metadataMB: number };
-  /** The pair (pair.ts): the killed replica's address as the balancer names it, and each kill's restart. */
-  readonly pair: { readonly bAddress: string; readonly restarts: readonly { readonly killedAt: number; readonly readyAfterMs: number | undefined }[] };
+  /** The pair (pair.ts): each replica's address as the balancer names it (the status page read is a's), and each kill of b's restart. */
+  readonly pair: { readonly aAddress: string; readonly bAddress: string; readonly restarts: readonly { readonly killedAt: number; readonly readyAfterMs: number | undefined }[] };
 }
 
 /** Grace after a fault's end during which answers begun inside it may still fail. */
@@ -126,9 +126,11 @@ export function judgeGoals(r: RunRecord): Goal[] {
   add({ name: 'recovery: /readyz ready and no error within two probe intervals of each fault end', value: Number.isFinite(worst) ? Math.round(worst) : 'never', bound: `≤ ${bound} ms`, met: worst <= bound && recovery.length > 0, correctness: true, detail: recovery.map((x) => `${x.name}: ready +${x.ready ?? '∞'} ms, last error +${x.lastError} ms`).join('; ') });
   const reloads = r.windows.filter((w) => w.kind === 'reload');
   add({ name: 'SIGHUP with a changed config applied at once', value: `${reloads.filter((w) => w.reloadApplied).length}/${reloads.length}`, bound: 'all', met: reloads.every((w) => w.reloadApplied), correctness: true });
-  const shown = r.windows.filter((w) => w.kind === 'upstream' && r.judge.notSuccess.some((s) => s.catalog === 'up' && MAPPED.has(s.status) && s.start >= w.start && s.start <= w.end));
+  // the page read is replica a's, and each replica lists the upstream errors it saw: a's answers count
+  const byA = (s: Sent) => s.via !== undefined && s.via.split(', ').at(-1) === r.pair.aAddress;
+  const shown = r.windows.filter((w) => w.kind === 'upstream' && r.judge.notSuccess.some((s) => s.catalog === 'up' && MAPPED.has(s.status) && byA(s) && s.start >= w.start && s.start <= w.end));
   const onPage = shown.filter((w) => (w.statusPageErrors ?? 0) > 0);
-  add({ name: 'the status page shows the faults as they happened (an upstream error timed within each fault that clients saw)', value: `${onPage.length}/${shown.length}`, bound: 'all', met: onPage.length === shown.length, correctness: true, detail: shown.filter((w) => !onPage.includes(w)).map((w) => w.name).join(', ') || undefined });
+  add({ name: "the status page shows the faults as they happened (an upstream error timed within each fault that clients saw from the replica whose page it is)", value: `${onPage.length}/${shown.length}`, bound: 'all', met: onPage.length === shown.length, correctness: true, detail: shown.filter((w) => !onPage.includes(w)).map((w) => w.name).join(', ') || undefined });
 
   // memory and the event loop: over the last two thirds of the run
   const third = r.startedAt + (r.endedAt - r.startedAt) / 3;
