@@ -81,7 +81,7 @@ export class MetadataReader {
     if (held?.key === key) return;
     if (held !== undefined) {
       const lists = (m: TableMetadata | undefined, other: string) => m?.metadataLog.some((e) => nameOf(e.metadataFile) === nameOf(other)) === true;
-      const newer = lists(metadata, held.file) ? true : lists(this.cache.peek(held.key)?.metadata, file) ? false : metadata.lastUpdatedMs >= held.updatedMs;
+      const newer = lists(metadata, held.file) || (!lists(this.cache.peek(held.key)?.metadata, file) && metadata.lastUpdatedMs >= held.updatedMs);
       if (!newer) {
         this.cache.delete(key);
         return;

@@ -289,18 +289,10 @@ const MAX_ERROR_BODY = 64 * 1024;
  * it runs past MAX_ERROR_BODY or breaks off.
  */
 async function readError(body: Readable): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_ERROR_BODY) return undefined; // leaving the loop destroys the body
-      chunks.push(chunk);
-    }
-  } catch {
-    return undefined;
-  }
-  return Buffer.concat(chunks, size);
+  const read = await readUpTo(body, MAX_ERROR_BODY).catch(() => undefined);
+  if (read === undefined || Buffer.isBuffer(read)) return read;
+  body.destroy(); // too large to judge: nothing more of it is read
+  return undefined;
 }
 
 /**

@@ -71,9 +71,9 @@ export function compileEntryReader(schema: EntrySchema, options: EntryReaderOpti
   const df = schema.dataFile;
   const g = (ref: FieldRef) => getter(df, ref[0], [ref[1]]);
   const m = <V>(ref: FieldRef, value: MetricValue<V>): ((r: AvroRecord) => ReadonlyMap<number, V> | undefined) => {
+    if (options.metricsPooled) return () => undefined;
     const f = field(df, ref);
     const get = g(ref);
-    if (options.metricsPooled) return () => undefined;
     const avsc = f && options.rawMetrics?.get(f.type);
     if (f === undefined || avsc === undefined) {
       const reader = mapReader(f, ref[1], value, keep);
