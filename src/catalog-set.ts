@@ -46,6 +46,8 @@ export interface CatalogDeps {
   readonly now?: () => number;
   /** Where the caches of catalogs Icefront keeps itself (their table metadata) report themselves. */
   readonly cacheMetrics?: CacheMetrics;
+  /** Their table metadata not read for this long is dropped (`planning.cache-idle-seconds`); absent: kept. */
+  readonly cacheIdleMs?: number;
 }
 
 export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, deps: CatalogDeps, previous?: CatalogSet): CatalogSetChange {
@@ -81,11 +83,15 @@ export function buildCatalogSet(configs: ReadonlyMap<string, CatalogConfig>, dep
 
 /** A catalog Icefront keeps itself. A `sql` catalog's database is opened now; a failure is every request's answer until a reload. */
 function ownCatalog(config: Exclude<CatalogConfig, RestCatalogConfig>, deps: CatalogDeps): Catalog {
-  const cache = { ...(deps.cacheMetrics && { cacheMetrics: deps.cacheMetrics }), ...(config.metadataCacheBytes !== undefined && { metadataCacheBytes: config.metadataCacheBytes }) };
+  const cache = {
+    ...(deps.cacheMetrics && { cacheMetrics: deps.cacheMetrics }),
+    ...(deps.cacheIdleMs !== undefined && { cacheIdleMs: deps.cacheIdleMs }),
+    ...(config.metadataCacheBytes !== undefined && { metadataCacheBytes: config.metadataCacheBytes }),
+  };
   return config.type === 'sql' ? sqlCatalog(config, cache) : createFilesystemCatalog(config, undefined, cache);
 }
 
-function sqlCatalog(config: SqlCatalogConfig, cache: { readonly cacheMetrics?: CacheMetrics; readonly metadataCacheBytes?: number }): Catalog {
+function sqlCatalog(config: SqlCatalogConfig, cache: { readonly cacheMetrics?: CacheMetrics; readonly cacheIdleMs?: number; readonly metadataCacheBytes?: number }): Catalog {
   const open = () => openSqlStore({ uri: config.uri, catalogName: config.catalogName, ...(config.schemaVersion && { schemaVersion: config.schemaVersion }) });
   const common = { name: config.name, warehouseLocation: config.warehouseLocation, planning: config.planning === 'on', readOnly: config.readOnly === true, ...cache };
   if (config.s3) {

@@ -78,13 +78,14 @@ const CUT_CLOSE_MS = 2_000;
  */
 function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracing: Tracing = TRACING_OFF) {
   const budget = config.planning.cacheBytes;
-  const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * CACHE_SHARES.upstreamPlans), sizeOf: orderedPlanBytes, metrics: metrics.cache, tracing });
-  const answerCache = createComputeCache<KeptAnswer>({ name: 'answers', maxBytes: Math.floor(budget * CACHE_SHARES.answers), sizeOf: keptAnswerBytes, metrics: metrics.cache, tracing });
+  const idleMs = config.planning.cacheIdleMs ?? 0;
+  const upstreamPlanCache = createComputeCache<OrderedPlan>({ name: 'upstream-plans', maxBytes: Math.floor(budget * CACHE_SHARES.upstreamPlans), sizeOf: orderedPlanBytes, metrics: metrics.cache, tracing, idleMs });
+  const answerCache = createComputeCache<KeptAnswer>({ name: 'answers', maxBytes: Math.floor(budget * CACHE_SHARES.answers), sizeOf: keptAnswerBytes, metrics: metrics.cache, tracing, idleMs });
   const workers = config.planning.workers ?? defaultPlanningWorkers();
   const engine =
     workers > 0
-      ? createWorkerPlanEngine({ workers, cacheBytes: budget, metrics, ...(logger && { logger }) })
-      : createLocalPlanEngine({ ...createPlanningCaches(budget, metrics, tracing), metrics });
+      ? createWorkerPlanEngine({ workers, cacheBytes: budget, cacheIdleMs: idleMs, metrics, ...(logger && { logger }) })
+      : createLocalPlanEngine({ ...createPlanningCaches(budget, metrics, tracing, undefined, idleMs), metrics });
   const key = tokenKey(config.planning);
   const planning = {
     batchSize: config.planning.batchSize,
@@ -106,6 +107,7 @@ function catalogDeps(config: Config, metrics: Metrics, logger?: Logger, tracing:
     bufferBudget: createByteBudget(config.server.upstreamBufferBytes ?? DEFAULT_UPSTREAM_BUFFER_BYTES),
     tracing,
     cacheMetrics: metrics.cache,
+    ...(config.planning.cacheIdleMs !== undefined && { cacheIdleMs: config.planning.cacheIdleMs }),
     ...(upstreams && { upstreams }),
     ...(logger && { logger }),
     ...(now && { now }),

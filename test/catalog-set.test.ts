@@ -44,6 +44,25 @@ t.test("a catalog Icefront keeps itself shows its table-metadata cache on /metri
   t.ok(sizes.includes(held), `it holds ${held} bytes, the size of a metadata file of the table on disk`);
 });
 
+t.test('with planning.cache-idle-seconds, a table nobody loads for that long leaves the table-metadata cache; one loaded meanwhile stays', async (t) => {
+  const app = appWith([demoCatalog()], { cacheIdleMs: 1000 });
+  t.teardown(() => app.close());
+  const bytes = async () => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_cache_bytes{cache="table-metadata:demo"}');
+  const load = async (table: string) => t.equal((await app.inject({ method: 'GET', url: `/v1/demo/namespaces/sales/tables/${table}` })).statusCode, 200, `${table} loads`);
+  await load('orders');
+  const orders = await bytes();
+  t.ok(orders > 0, 'orders held');
+  await new Promise((r) => setTimeout(r, 600));
+  await load('returns');
+  const both = await bytes();
+  t.ok(both > orders, 'both held while neither has been idle for a second');
+  await new Promise((r) => setTimeout(r, 600));
+  await load('returns'); // orders idle 1.2 s, returns 0.6 s
+  t.equal(await bytes(), both - orders, 'orders left; returns, read within the second, stayed');
+  await load('orders');
+  t.equal(await bytes(), both, 'and orders is read again when asked for');
+});
+
 t.test("an own catalog's metadata-cache-bytes is its table-metadata cache's budget: a table file larger than it is answered, not held", async (t) => {
   const app = appWith([{ ...demoCatalog(), metadataCacheBytes: 1000 }]);
   t.teardown(() => app.close());

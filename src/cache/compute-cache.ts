@@ -13,6 +13,14 @@ export interface ComputeCacheOptions<V> {
   readonly metrics?: CacheMetrics;
   /** A span for each get that waits on another's computation (a coalesced get). */
   readonly tracing?: Tracing;
+  /**
+   * A stored value not read for this long is dropped (expire after access, as Iceberg Java's
+   * CachingCatalog and manifest cache do); absent or 0: kept until the bound pushes it out. Idle
+   * values are swept by the cache's own gets and stores, at most every quarter of this.
+   */
+  readonly idleMs?: number;
+  /** The clock idleness is measured on (milliseconds); tests set it. */
+  readonly now?: () => number;
 }
 
 /**
@@ -51,9 +59,12 @@ interface Entry<V> {
 }
 
 export function createComputeCache<V>(options: ComputeCacheOptions<V>): ComputeCache<V> {
-  const { maxBytes, sizeOf, name, metrics, tracing } = options;
+  const { maxBytes, sizeOf, name, metrics, tracing, idleMs = 0, now = () => performance.now() } = options;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
     throw fail('INTERNAL', `cache ${name}: maxBytes must be a non-negative integer, got ${maxBytes}`);
+  }
+  if (!Number.isSafeInteger(idleMs) || idleMs < 0) {
+    throw fail('INTERNAL', `cache ${name}: idleMs must be a non-negative integer, got ${idleMs}`);
   }
   const store =
     maxBytes === 0
@@ -64,9 +75,18 @@ export function createComputeCache<V>(options: ComputeCacheOptions<V>): ComputeC
           dispose: (_entry, _key, reason) => {
             if (reason === 'evict') metrics?.evicted(name);
           },
+          ...(idleMs > 0 && { ttl: idleMs, ttlResolution: 0, updateAgeOnGet: true, perf: { now } }),
         });
   const flights = new Flights<Entry<V>>({ name, metrics });
   const reportBytes = (): void => metrics?.bytes(name, store?.calculatedSize ?? 0);
+  // lru-cache drops an idle value only when it is looked up: the rest are swept here
+  const sweepEveryMs = Math.max(1, Math.floor(idleMs / 4));
+  let sweptAt = now();
+  const sweep = (): void => {
+    if (store === undefined || idleMs === 0 || now() - sweptAt < sweepEveryMs) return;
+    sweptAt = now();
+    if (store.purgeStale()) reportBytes();
+  };
   metrics?.budget?.(name, maxBytes);
   reportBytes();
 
@@ -78,12 +98,14 @@ export function createComputeCache<V>(options: ComputeCacheOptions<V>): ComputeC
     if (store === undefined) return;
     // lru-cache drops an entry larger than maxSize instead of storing it (maxEntrySize defaults to maxSize).
     store.set(key, entry);
+    sweep();
     reportBytes();
   };
 
   return {
     get(key, compute, getOptions) {
       if (getOptions?.signal?.aborted) return Promise.reject(getOptions.signal.reason);
+      sweep();
       const hit = store?.get(key);
       if (hit !== undefined) {
         metrics?.hit(name);

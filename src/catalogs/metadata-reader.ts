@@ -38,10 +38,11 @@ export class MetadataReader {
   constructor(
     private readonly io: FileIO,
     maxBytes: number = DEFAULT_METADATA_CACHE_BYTES,
-    options: { readonly catalog?: string; readonly metrics?: CacheMetrics } = {},
+    /** `idleMs`: a version nobody has read for this long leaves the cache (ComputeCacheOptions). */
+    options: { readonly catalog?: string; readonly metrics?: CacheMetrics; readonly idleMs?: number } = {},
   ) {
     const name = options.catalog === undefined ? 'table-metadata' : `table-metadata:${options.catalog}`;
-    this.cache = createComputeCache({ name, maxBytes, sizeOf: (v) => v.bytes, ...(options.metrics && { metrics: options.metrics }) });
+    this.cache = createComputeCache({ name, maxBytes, sizeOf: (v) => v.bytes, ...(options.metrics && { metrics: options.metrics }), ...(options.idleMs !== undefined && { idleMs: options.idleMs }) });
   }
 
   /** Parse the metadata file at `file` (a local path); `label` names it in error messages. */

@@ -24,6 +24,10 @@ export const DEFAULTS = {
   maxResponseBytes: 1_000_000,
   gzipPageBytes: 1_000_000,
   cacheBytes: 256 * 1024 * 1024,
+  // Past versions, superseded snapshots' answers and tables nobody plans any more leave the caches
+  // after this long unread, so memory follows what is in use (issue #43) instead of filling the
+  // budget over hours. Iceberg Java's CachingCatalog expires after 30 s, its manifest cache after 60 s.
+  cacheIdleSeconds: 300,
   logLevel: 'info',
   connectTimeoutMs: 5000,
   requestTimeoutMs: 30000,
@@ -168,7 +172,7 @@ function coerce(substituted: string, original: string): string | number {
 
 interface RawConfig {
   server?: { host?: string; port?: number; 'body-limit'?: number; 'public-url'?: string; 'trusted-proxies'?: string[]; 'upstream-buffer-bytes'?: number; 'shutdown-grace-ms'?: number; 'readiness-interval-ms'?: number; tls?: { 'cert-file': string; 'key-file': string; 'ca-file'?: string } };
-  planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'gzip-page-bytes'?: number; 'cache-bytes'?: number; 'token-secret'?: string; workers?: number | 'auto' };
+  planning?: { 'batch-size'?: number; 'max-response-bytes'?: number; 'gzip-page-bytes'?: number; 'cache-bytes'?: number; 'cache-idle-seconds'?: number; 'token-secret'?: string; workers?: number | 'auto' };
   logging?: { level?: string };
   tracing?: { 'otlp-endpoint'?: string; 'service-name'?: string; 'sample-ratio'?: number };
   auth?: RawAuth;
@@ -459,6 +463,7 @@ function build(raw: RawConfig, source: string, report: Report, env: NodeJS.Proce
       maxResponseBytes: p['max-response-bytes'] ?? DEFAULTS.maxResponseBytes,
       gzipPageBytes: p['gzip-page-bytes'] ?? Math.max(DEFAULTS.gzipPageBytes, p['max-response-bytes'] ?? 0),
       cacheBytes: p['cache-bytes'] ?? DEFAULTS.cacheBytes,
+      cacheIdleMs: (p['cache-idle-seconds'] ?? DEFAULTS.cacheIdleSeconds) * 1000,
       ...(p['token-secret'] ? { tokenSecret: p['token-secret'] } : {}),
       ...(typeof p.workers === 'number' && { workers: p.workers }),
     }),

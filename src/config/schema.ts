@@ -210,6 +210,7 @@ export const CONFIG_SCHEMA = {
         'max-response-bytes': { type: 'integer', minimum: 4096 },
         'gzip-page-bytes': { type: 'integer', minimum: 4096, maximum: 268435456 },
         'cache-bytes': { type: 'integer', minimum: 0 },
+        'cache-idle-seconds': { type: 'integer', minimum: 0, maximum: 31536000 },
         'token-secret': { type: 'string', minLength: 16 },
         workers: { anyOf: [{ type: 'integer', minimum: 0, maximum: 64 }, { const: 'auto' }] },
       },

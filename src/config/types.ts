@@ -33,6 +33,11 @@ export interface PlanningConfig {
   /** A page's JSON at most for a caller that takes gzip (`gzip-page-bytes`). */
   readonly gzipPageBytes?: number;
   readonly cacheBytes: number;
+  /**
+   * A cached value nobody has read for this long is dropped (`cache-idle-seconds`): the planning
+   * caches' and the own catalogs' table metadata. 0 keeps values until the budget pushes them out.
+   */
+  readonly cacheIdleMs?: number;
   readonly tokenSecret?: string;
   /**
    * Planning worker threads: 0 plans on the event loop; absent means one per core (up to 4),

@@ -297,3 +297,33 @@ t.test('store: false coalesces and serves a stored value but keeps nothing new',
   t.equal(stored.id, 'b', 'a stored value is still served');
   t.equal(cache.maxBytes, 1000);
 });
+
+t.test('a value nobody reads for idleMs is dropped, a value read meanwhile stays', async (t) => {
+  let clock = 1000; // lru-cache reads a start time of 0 as "no time recorded"
+  const metrics = recorder();
+  const cache = createComputeCache<Blob>({ maxBytes: 1000, sizeOf: (b) => b.bytes, name: 'blobs', metrics, idleMs: 60_000, now: () => clock });
+  await cache.get('read', blob('read', 100));
+  await cache.get('idle', blob('idle', 200));
+  t.equal(cache.bytes, 300);
+  clock += 40_000;
+  await cache.get('read', blob('read again', 100)); // read: its idle time starts over
+  clock += 30_000; // 'idle' unread for 70 s, 'read' for 30 s
+  await cache.get('other', blob('other', 50)); // any use of the cache sweeps
+  t.equal(cache.peek('idle'), undefined, 'unread past idleMs: dropped');
+  t.same(cache.peek('read'), { id: 'read', bytes: 100 }, 'read within idleMs: kept, not recomputed');
+  t.equal(cache.bytes, 150);
+  t.equal(metrics.bytesNow, 150, 'the gauge follows');
+  t.equal(metrics.counts.evicted, 0, 'an idle value dropped is not an eviction (the budget did not push it out)');
+  const again = counting(() => ({ id: 'idle', bytes: 200 }));
+  await cache.get('idle', again.compute);
+  t.equal(again.calls, 1, 'a dropped value is computed again when asked for');
+});
+
+t.test('without idleMs a value stays however long nobody reads it', async (t) => {
+  let clock = 1000;
+  const cache = createComputeCache<Blob>({ maxBytes: 1000, sizeOf: (b) => b.bytes, name: 'blobs', now: () => clock });
+  await cache.get('a', blob('a', 100));
+  clock += 10 * 24 * 3600_000;
+  await cache.get('b', blob('b', 100));
+  t.same(cache.peek('a'), { id: 'a', bytes: 100 });
+});

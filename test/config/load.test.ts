@@ -347,3 +347,11 @@ t.test("metadata-cache-bytes sets an own catalog's table-metadata budget; absent
   const demo = parseConfig(fsYaml, '/etc/c.yaml').catalogs.get('demo');
   t.equal(demo?.type === 'filesystem' && demo.metadataCacheBytes, 0, 'on a filesystem catalog too (0: nothing held)');
 });
+
+t.test('planning.cache-idle-seconds is kept in milliseconds; absent, five minutes; 0 keeps values until pushed out; a negative one names its line', async (t) => {
+  const yaml = (line: string) => `planning:\n${line}catalogs:\n  a: {type: filesystem, warehouse: w}\n`;
+  t.equal(parseConfig('catalogs:\n  a: {type: filesystem, warehouse: w}\n', 'c.yaml').planning.cacheIdleMs, 300_000);
+  t.equal(parseConfig(yaml('  cache-idle-seconds: 45\n'), 'c.yaml').planning.cacheIdleMs, 45_000);
+  t.equal(parseConfig(yaml('  cache-idle-seconds: 0\n'), 'c.yaml').planning.cacheIdleMs, 0);
+  t.match(configError(() => parseConfig(yaml('  cache-idle-seconds: -5\n'), 'c.yaml')), /^c\.yaml:2: planning\.cache-idle-seconds: /);
+});

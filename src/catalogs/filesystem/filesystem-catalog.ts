@@ -17,6 +17,8 @@ import { WarehouseLayout } from './warehouse-layout.js';
 export interface FilesystemCatalogOptions {
   /** Bound of the parsed-metadata cache, in bytes of metadata files (default 64 MiB). */
   readonly metadataCacheBytes?: number;
+  /** Table metadata not read for this long leaves the cache; absent: it stays until pushed out. */
+  readonly cacheIdleMs?: number;
   /** Where the table-metadata cache reports itself (/metrics, the status page). */
   readonly cacheMetrics?: CacheMetrics;
   /** Writes the warehouse (default: local files confined to it); unused when the catalog is read-only. */
@@ -64,7 +66,11 @@ class FilesystemCatalog implements Catalog {
     this.planning = config.planning === 'on';
     this.location = path.resolve(config.warehouse);
     this.layout = new WarehouseLayout(io, this.location);
-    this.reader = new MetadataReader(io, options.metadataCacheBytes, { catalog: config.name, ...(options.cacheMetrics && { metrics: options.cacheMetrics }) });
+    this.reader = new MetadataReader(io, options.metadataCacheBytes, {
+      catalog: config.name,
+      ...(options.cacheMetrics && { metrics: options.cacheMetrics }),
+      ...(options.cacheIdleMs !== undefined && { idleMs: options.cacheIdleMs }),
+    });
     this.refreshMs = config.refreshMs ?? 0;
     if (!config.readOnly) this.writes = new FilesystemWrites(this, options.writer ?? createLocalFileWriter([this.location]), options.clock);
   }

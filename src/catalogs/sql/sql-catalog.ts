@@ -53,6 +53,8 @@ export interface SqlCatalogParts {
   readonly s3TableConfig?: Readonly<Record<string, string>>;
   readonly clock?: CommitClock;
   readonly metadataCacheBytes?: number;
+  /** Table metadata not read for this long leaves the cache; absent: it stays until pushed out. */
+  readonly cacheIdleMs?: number;
   /** Where the table-metadata cache reports itself (/metrics, the status page). */
   readonly cacheMetrics?: CacheMetrics;
 }
@@ -82,7 +84,11 @@ class SqlCatalog implements Catalog, CatalogWrites {
     this.name = parts.name;
     this.planning = parts.planning;
     this.location = parts.warehouseLocation;
-    this.reader = new MetadataReader(parts.io, parts.metadataCacheBytes, { catalog: parts.name, ...(parts.cacheMetrics && { metrics: parts.cacheMetrics }) });
+    this.reader = new MetadataReader(parts.io, parts.metadataCacheBytes, {
+      catalog: parts.name,
+      ...(parts.cacheMetrics && { metrics: parts.cacheMetrics }),
+      ...(parts.cacheIdleMs !== undefined && { idleMs: parts.cacheIdleMs }),
+    });
     this.clock = parts.clock ?? SYSTEM_CLOCK;
     if (!parts.readOnly) this.writes = this;
     this.sqlViews = new SqlViews({

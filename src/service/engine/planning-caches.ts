@@ -39,8 +39,10 @@ export function createPlanningCaches(
   tracing?: Tracing,
   /** The share of a snapshot's data manifests these caches hold (a planning worker's); all of them when absent. */
   share?: PlanShare,
+  /** A value nobody has read for this long is dropped (`planning.cache-idle-seconds`); absent or 0: kept. */
+  idleMs = 0,
 ): PlanningCaches {
-  const traced = tracing ? { tracing } : {};
+  const traced = { ...(tracing && { tracing }), idleMs };
   const manifestMetrics: CacheMetrics = {
     ...metrics.cache,
     coalesced: (cache) => {

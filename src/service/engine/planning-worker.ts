@@ -47,7 +47,7 @@ interface Instance {
 
 const instances = new Map<number, Instance>();
 
-function instanceFor(id: number, cacheBytes: number, share: PlanShare): Instance {
+function instanceFor(id: number, cacheBytes: number, cacheIdleMs: number, share: PlanShare): Instance {
   let instance = instances.get(id);
   if (instance) return instance;
   const counters = { manifestReads: 0, manifestReadsCoalesced: 0, deleteIndexBuilds: 0 };
@@ -63,7 +63,7 @@ function instanceFor(id: number, cacheBytes: number, share: PlanShare): Instance
     budget: (name, bytes) => void (cacheOf(name).budget = bytes),
   };
   const counter = (name: keyof typeof counters) => ({ inc: (n = 1) => void (counters[name] += n) });
-  const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') }, undefined, share);
+  const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') }, undefined, share, cacheIdleMs);
   const engine = createLocalPlanEngine({
     ...planningCaches,
     metrics: { manifestReads: counter('manifestReads'), deleteIndexBuilds: counter('deleteIndexBuilds') },
@@ -156,7 +156,7 @@ async function encodeTasks(job: TasksJob): Promise<void> {
 
 async function run(job: Job): Promise<void> {
   if (job.op === 'tasks') return encodeTasks(job);
-  const instance = instanceFor(job.engine, job.cacheBytes, { index: job.thread, count: job.shares });
+  const instance = instanceFor(job.engine, job.cacheBytes, job.cacheIdleMs, { index: job.thread, count: job.shares });
   const { engine } = instance;
   const contradictions: (readonly [string, readonly number[]])[] = [];
   let done: Omit<Done, 'report'>;

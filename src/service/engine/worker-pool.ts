@@ -31,6 +31,8 @@ export interface WorkerPlanEngineOptions {
   readonly workers: number;
   /** The planning cache budget, split evenly between the workers. */
   readonly cacheBytes: number;
+  /** A cached value nobody has read for this long is dropped, in the workers and here (`planning.cache-idle-seconds`). */
+  readonly cacheIdleMs?: number;
   readonly metrics?: Metrics;
   readonly logger?: Logger;
 }
@@ -247,7 +249,14 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
   const engineId = nextEngine++;
   const cacheBytes = Math.floor(options.cacheBytes / count);
   // the workers' reads of remote files, answered here (planning-caches.ts: the main thread's share)
-  const remoteBytes = createComputeCache<Buffer>({ name: 'remote-files', maxBytes: Math.floor(options.cacheBytes * CACHE_SHARES.remoteFiles), sizeOf: (b) => b.length, ...(options.metrics && { metrics: options.metrics.cache }) });
+  const cacheIdleMs = options.cacheIdleMs ?? 0;
+  const remoteBytes = createComputeCache<Buffer>({
+    name: 'remote-files',
+    maxBytes: Math.floor(options.cacheBytes * CACHE_SHARES.remoteFiles),
+    sizeOf: (b) => b.length,
+    idleMs: cacheIdleMs,
+    ...(options.metrics && { metrics: options.metrics.cache }),
+  });
 
   // Cache gauges are per worker; the metric is their sum.
   const gauges = new Map<string, { bytes: number[]; inFlight: number[]; budget: number[] }>();
@@ -280,6 +289,7 @@ export function createWorkerPlanEngine(options: WorkerPlanEngineOptions): PlanEn
       kind: 'job' as const,
       engine: engineId,
       cacheBytes,
+      cacheIdleMs,
       shares: count,
       prefix: job.prefix,
       meta: serialOf(job.table.metadata),

@@ -18,6 +18,8 @@ interface JobBase {
   readonly engine: number;
   /** That instance's cache budget in this worker (used when its caches are made). */
   readonly cacheBytes: number;
+  /** How long a value nobody reads stays in those caches (0: until pushed out). */
+  readonly cacheIdleMs: number;
   /** How many workers split a snapshot's manifests between them (plan-engine.ts `shareOf`): this one caches its share. */
   readonly shares: number;
   /** Which share is this worker's: the slot of the thread the job runs on. */
