@@ -3,6 +3,7 @@
  * evaluators (Java ManifestGroup's per-spec caches), the snapshot's manifests and its delete
  * index. Both a full plan and a plan-task redemption work through it.
  */
+import { createHash } from 'node:crypto';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { fail } from '../../errors/index.js';
 import {
@@ -44,7 +45,7 @@ export interface PlanOptions {
   readonly concurrency?: number;
   /**
    * Shares delete indexes between requests: called with a key naming every input the index
-   * depends on (table, snapshot, filter) and the computation. Default: build per scan.
+   * depends on (table, its delete manifests, schema, filter) and the computation. Default: build per scan.
    */
   readonly deleteIndexCache?: (key: string, build: () => Promise<DeleteFileIndex>) => Promise<DeleteFileIndex>;
   /** The table identity for cache keys (uuid or location). */
@@ -236,7 +237,7 @@ export class ScanContext {
         const live = slices.flatMap((s) => s.entries).filter((e) => isLiveEntry(e) && this.partitionMatches(e));
         return DeleteFileIndex.build(live, this);
       };
-      const key = this.deleteIndexKey();
+      const key = this.deleteIndexKey(deleteManifests);
       const index = key && this.options.deleteIndexCache ? await this.options.deleteIndexCache(key, build) : await build();
       this.stats.deleteFilesIndexed = index.size;
       return { index, equalityIds: index.equalityFieldIds() };
@@ -244,13 +245,22 @@ export class ScanContext {
     return this.deletesMemo;
   }
 
-  private deleteIndexKey(): string | undefined {
-    // An incremental scan's index is empty and built for nothing: shared under its end snapshot's
-    // key, it would stand for that snapshot's real deletes in a point-in-time plan.
+  /**
+   * The index is built from the delete manifests the filter keeps, which are immutable (a manifest
+   * keeps its path, length and sequence number in every list that names it), so it is keyed by
+   * them, not by the snapshot: a commit that adds data only (an append) plans with the index of
+   * the snapshot before it instead of building it again, and a run of appends leaves one entry.
+   */
+  private deleteIndexKey(deleteManifests: readonly ManifestFile[]): string | undefined {
+    // An incremental scan's index is empty and built for nothing: shared, it would stand for a
+    // point-in-time plan's real deletes.
     if (this.options.tableKey === undefined || this.target.kind !== 'snapshot') return undefined;
     const { filter, caseSensitive } = this.request;
-    return JSON.stringify([this.options.tableKey, String(this.target.snapshot.snapshotId), this.schema.schemaId, caseSensitive, filterKey(filter)]);
+    const manifests = createHash('sha256');
+    for (const m of deleteManifests) manifests.update(`${m.path}\0${m.length}\0${m.specId}\0${m.sequenceNumber}\0${m.minSequenceNumber}\n`);
+    return JSON.stringify([this.options.tableKey, manifests.digest('base64'), this.schema.schemaId, caseSensitive, filterKey(filter)]);
   }
+
 
   /** Reads a manifest (or a range of it) through the source, bounded in concurrency. */
   read(manifest: ManifestFile, request: Partial<EntriesRequest>): Promise<ManifestSlice> {

@@ -116,3 +116,40 @@ t.test('a delete index shared from the cache counts its delete manifests as the 
   t.equal(first.stats.manifestsSkipped, 0, 'an unfiltered scan skips no manifest');
   t.same(second.stats, first.stats, 'read, skipped and indexed alike: none of its delete manifests counted as skipped');
 });
+
+t.test('a delete index is shared by the snapshots with the same delete manifests: an append after deletes builds none', async (t) => {
+  const snapshots = await snapshotsOf('sales.returns');
+  t.same(
+    snapshots.map((s) => s.operation),
+    ['append', 'delete', 'delete', 'append', 'overwrite'],
+    'the demo returns table: an append, two deletes, an append, an overwrite',
+  );
+  const [, firstDelete, secondDelete, append] = snapshots;
+  const loaded = await catalog.loadTable({ namespace: ['sales'], name: 'returns' });
+  const source = fileManifestSource(loaded.io, loaded.metadata);
+  const shared = new Map<string, Promise<unknown>>();
+  let builds = 0;
+  const deleteIndexCache: NonNullable<Parameters<typeof planFiles>[2]['deleteIndexCache']> = (key, build) => {
+    if (!shared.has(key)) shared.set(key, (builds++, build()));
+    return shared.get(key) as ReturnType<typeof build>;
+  };
+  const cached = { source, tableKey: loaded.metadata.tableUuid ?? loaded.metadata.location, deleteIndexCache };
+  const at = async (snapshot: { id: bigint }) => {
+    const request = parseScanRequest({ 'snapshot-id': snapshot.id });
+    const shared = await planFiles(loaded.metadata, request, cached);
+    const own = await planFiles(loaded.metadata, request, { source });
+    t.same(
+      shared.tasks.map((x) => [x.data.file.filePath, x.deletes.map((d) => d.file.filePath).sort()]),
+      own.tasks.map((x) => [x.data.file.filePath, x.deletes.map((d) => d.file.filePath).sort()]),
+      `at ${snapshot.id}: the same files and deletes as a plan with an index of its own`,
+    );
+    return shared;
+  };
+  await at(firstDelete!);
+  t.equal(builds, 1);
+  await at(secondDelete!);
+  t.equal(builds, 2, 'the second delete added a delete manifest: an index of its own');
+  const appended = await at(append!);
+  t.equal(builds, 2, 'the append after it kept its delete manifests: its index is shared, not built again');
+  t.ok(appended.tasks.some((x) => x.deletes.length > 0), 'and it does attach deletes');
+});
