@@ -8,7 +8,8 @@
  *   load (bench/soak/load.ts, pyiceberg.ts)
  *      │  undici: config, listings, load-table with If-None-Match, HEAD, /plan (filtered and not)
  *      │  + every /tasks; appends and schema changes (Icefront's commit route, several writers per
- *      │  catalog); the hostile corpus (to replica a directly); a principal who may not. pyiceberg (2 workers): appends of
+ *      │  catalog); the hostile corpus and its raw framings (to replica a directly); a principal
+ *      │  who may not. pyiceberg (2 workers): appends of
  *      │  known rows through Icefront to each catalog kind.
  *      ▼
  *   nginx (Debian's; round robin, the blocks docs/deployment.md shows)
@@ -34,8 +35,8 @@
  * RSS slope, heap after GC, fds and sockets flat; recovery within two readiness intervals; the
  * event loop's p99; the status page showing each fault.
  *
- * Left out of issue #43's list (not built here): Spark as a client (its JVM would take most of the two cores); the hostile corpus' raw HTTP framings (they need a socket
- * of their own). The inspector is on in Icefront's process (not what an operator runs) because
+ * Left out of issue #43's list (not built here): Spark as a client (its JVM would take most of the
+ * two cores). The inspector is on in Icefront's process (not what an operator runs) because
  * nothing else can force a GC (bench/soak/process.ts).
  *
  * `--samples FILE` writes every sample (RSS, heaps, caches, fds, the event loop) and the fault windows
@@ -63,7 +64,7 @@ import { READER_TOKEN, writeConfig, WRITER_TOKEN, type ConfigInputs } from './so
 import { runSchedule, type FaultWindow } from './soak/faults.js';
 import { judgeGoals, tapOf } from './soak/goals.js';
 import { Judge } from './soak/judge.js';
-import { appender, CATALOGS, forbidden, generation, hostile, NAMESPACE, newTally, reader, schemaChanger, type Generation, type LoadContext } from './soak/load.js';
+import { appender, CATALOGS, forbidden, generation, hostile, NAMESPACE, newTally, rawFramings, reader, schemaChanger, type Generation, type LoadContext } from './soak/load.js';
 import { IcefrontPair } from './soak/pair.js';
 import { checkRows, pyicebergWriter, type BatchRecord } from './soak/pyiceberg.js';
 import { Sampler } from './soak/samples.js';
@@ -192,6 +193,7 @@ async function main(): Promise<number> {
     ...[0, 1, 2].map((id) => reader(ctx, id, 100)),
     forbidden(ctx),
     hostile(ctx),
+    rawFramings(ctx),
     ...CATALOGS.flatMap((c) => [appender(ctx, c, 500), appender(ctx, c, 500), schemaChanger(ctx, c, 2000)]),
     ...pyWorkers.map((w) => pyicebergWriter(ctx, w, pair.url, { 's3.access-key-id': moto.accessKeyId, 's3.secret-access-key': moto.secretAccessKey }, batches, 1000)),
   ];
@@ -253,7 +255,7 @@ async function main(): Promise<number> {
   const statuses = Object.fromEntries([...judge.byStatus].sort(([a], [b]) => a - b));
   const header = [
     `soak: ${MINUTES} min, ${judge.total} requests (${(judge.total / ((endedAt - startedAt) / 1000)).toFixed(0)}/s); outcomes ${JSON.stringify(Object.fromEntries(judge.byOutcome))}; statuses ${JSON.stringify(statuses)}`,
-    `requests by kind ${JSON.stringify(Object.fromEntries(judge.byKind))}; plans ${tally.plans}, tasks ${tally.tasks}, 304s ${tally.notModified}; hostile sent ${tally.hostile} (${tally.hostileNotSent} undici would not write), forbidden ${tally.forbidden}`,
+    `requests by kind ${JSON.stringify(Object.fromEntries(judge.byKind))}; plans ${tally.plans}, tasks ${tally.tasks}, 304s ${tally.notModified}; hostile sent ${tally.hostile} (${tally.hostileNotSent} undici would not write), raw framings ${tally.raw}, forbidden ${tally.forbidden}`,
     `commits: appends ${JSON.stringify(commits.appends)}, schema changes ${JSON.stringify(commits.schemas)}, pyiceberg batches ${JSON.stringify(rows.batches)}; rows read back ${commits.rows} synthetic + ${rows.rows} pyiceberg`,
     `faults: ${windows.map((w) => `${w.name} (${((w.end - w.start) / 1000).toFixed(0)} s)`).join(', ')}`,
     `samples: ${sampler.samples.length} (every 5 s), forced GCs ${sampler.gcSamples.length}; generations of tables ${generations.length}`,

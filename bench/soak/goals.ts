@@ -101,7 +101,14 @@ export function judgeGoals(r: RunRecord): Goal[] {
   const mapped = r.judge.notSuccess.filter((s) => s.catalog === 'up' && MAPPED.has(s.status)).length;
   add({ name: 'the faults were met (502/503/504 answered on the upstream catalog)', value: mapped, bound: '> 0', met: mapped > 0, correctness: true });
   add({ name: 'the principal who may not is refused (403) every time', value: r.tally.forbiddenWrong.length, bound: `0 of ${r.tally.forbidden} otherwise`, met: r.tally.forbiddenWrong.length === 0 && r.tally.forbidden > 0, correctness: true, detail: sample(r.tally.forbiddenWrong) });
-  add({ name: 'hostile requests refused (4xx), never a success or a 5xx', value: r.tally.hostileWrong.length, bound: `0 of ${r.tally.hostile}`, met: r.tally.hostileWrong.length === 0 && r.tally.hostile > 0, correctness: true, detail: sample(r.tally.hostileWrong) });
+  add({
+    name: 'hostile requests and raw framings refused (4xx), never a success, a 5xx or a smuggled answer',
+    value: r.tally.hostileWrong.length,
+    bound: `0 of ${r.tally.hostile + r.tally.raw}`,
+    met: r.tally.hostileWrong.length === 0 && r.tally.hostile > 0 && r.tally.raw > 0,
+    correctness: true,
+    detail: sample(r.tally.hostileWrong),
+  });
 
   const lost = [...r.commits.problems, ...r.rows.problems];
   add({

@@ -6,11 +6,13 @@
  *   last 200), HEAD, and /plan (filtered and not) followed by every /tasks it hands out, on the
  *   pyiceberg-written tables of `up`, `fs` and `pg` and on the demo warehouse;
  * - the forbidden principal (`reader`): reads of `pg` and a write on `up`, each must be a 403;
- * - the hostile corpus (test/http/hostile/inputs.ts: paths, bodies, headers; not the raw
- *   framings, which need a socket of their own) against the read-only `demo` catalog, in a loop;
+ * - the hostile corpus (test/http/hostile/inputs.ts: paths, bodies, headers) against the
+ *   read-only `demo` catalog, in a loop; beside it its raw framings (smuggling, duplicate lengths,
+ *   CR/LF), each on a socket of its own;
  * - commit writers (commits.ts): appends and schema changes on each catalog kind.
  */
-import { hostileBodies, hostileHeaders, hostilePaths, type HostileRequest } from '../../test/http/hostile/inputs.js';
+import { hostileBodies, hostileHeaders, hostilePaths, RAW_FRAMINGS, type HostileRequest } from '../../test/http/hostile/inputs.js';
+import { rawExchange, readRawAnswer } from '../../test/http/hostile/raw-exchange.js';
 import { SynthTable, type AppendRecord, type SchemaRecord } from './commits.js';
 import type { Judge } from './judge.js';
 
@@ -44,6 +46,8 @@ export interface LoadTally {
   readonly hostileWrong: string[];
   hostile: number;
   hostileNotSent: number;
+  /** Raw framings sent (their wrong answers are among `hostileWrong`). */
+  raw: number;
   /** Successes whose body a client could not read (commits.ts). */
   readonly malformed: string[];
   plans: number;
@@ -52,7 +56,7 @@ export interface LoadTally {
 }
 
 export function newTally(): LoadTally {
-  return { appends: [], schemas: [], forbiddenWrong: [], forbidden: 0, hostileWrong: [], hostile: 0, hostileNotSent: 0, malformed: [], plans: 0, tasks: 0, notModified: 0 };
+  return { appends: [], schemas: [], forbiddenWrong: [], forbidden: 0, hostileWrong: [], hostile: 0, hostileNotSent: 0, raw: 0, malformed: [], plans: 0, tasks: 0, notModified: 0 };
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -167,6 +171,39 @@ export async function hostile(ctx: LoadContext): Promise<void> {
     const badCredential = input.headers?.['authorization'] !== undefined;
     if ((a.status >= 500 || (success && (!input.mayPass || badCredential))) && ctx.tally.hostileWrong.length < 50) ctx.tally.hostileWrong.push(`${input.label.slice(0, 100)} → ${a.status}`);
     await pause(40);
+  }
+}
+
+/** A raw framing is answered within this, or (a lenient one) left unanswered: a hang otherwise. */
+const RAW_ANSWER_MS = 5000;
+
+/**
+ * The corpus' raw framings, one at a time on a socket of their own, on a replica directly (nginx
+ * would answer many itself): at most one answer each (nothing smuggled), never a 5xx, a 4xx
+ * ErrorModel for each one Node's parser must refuse, within RAW_ANSWER_MS. The writer's token
+ * rides after the Host line, so a framing is judged by the parser and the routes, not by auth.
+ */
+export async function rawFramings(ctx: LoadContext): Promise<void> {
+  const { hostname, port } = new URL(ctx.replica);
+  const token = ctx.principals.writer['authorization'];
+  for (let i = 0; ctx.running(); i++) {
+    const { label, bytes, lenient } = RAW_FRAMINGS[i % RAW_FRAMINGS.length]!;
+    const signed = token === undefined ? bytes : bytes.replace('\r\nHost: x\r\n', `\r\nHost: x\r\nAuthorization: ${token}\r\n`);
+    const { answer } = await rawExchange(Number(port), signed, RAW_ANSWER_MS, hostname);
+    ctx.tally.raw++;
+    const { answers, status, problem } = readRawAnswer(answer);
+    const wrong =
+      answers > 1
+        ? `${answers} answers (something smuggled)`
+        : status !== undefined && status >= 500
+          ? `${status}`
+          : !lenient && (status === undefined || status < 400)
+            ? `${status ?? `no answer within ${RAW_ANSWER_MS} ms`}, not a 4xx`
+            : problem !== undefined
+              ? `${status}: ${problem}`
+              : undefined;
+    if (wrong !== undefined && ctx.tally.hostileWrong.length < 50) ctx.tally.hostileWrong.push(`raw framing ${label} → ${wrong}`);
+    await pause(500);
   }
 }
 

@@ -135,8 +135,17 @@ export function hostileHeaders(): HostileRequest[] {
   return out;
 }
 
-/** Raw framings only a socket can send: CR/LF injection, duplicate lengths, CL+TE smuggling, bad chunks. */
-export const RAW_FRAMINGS: readonly { readonly label: string; readonly bytes: string }[] = [
+/**
+ * Framings Node's parser accepts, honestly (`lenient`: any answer but a 5xx or two answers will
+ * do): a final `chunked` after `identity` (RFC 9112 §6.1), HTTP/0.9 and 2.0 version lines answered
+ * as 1.1, 2,000 short headers (under the 16 KB bound), and an absolute-form target (RFC 9112
+ * §3.2.2). CONNECT is closed unanswered; an Expect: 100-continue without its body waits for the
+ * body. A repeated Host is refused (Icefront checks it: RFC 9112 §3.2; Node does not).
+ */
+const LENIENT = new Set(['TE identity, chunked', 'HTTP/0.9 request line', 'HTTP/2 version on HTTP/1', '2,000 headers', 'an absolute target with another host', 'CONNECT to an upstream', 'Expect: 100-continue with no body']);
+
+/** Raw framings only a socket can send: CR/LF injection, duplicate lengths, CL+TE smuggling, bad chunks. The rest must be refused with a 4xx ErrorModel. */
+export const RAW_FRAMINGS: readonly { readonly label: string; readonly bytes: string; readonly lenient: boolean }[] = [
   ['CR/LF in a header value', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\rX-B: b\r\n\r\n'],
   ['bare LF line ends', 'GET /healthz HTTP/1.1\nHost: x\nX-A: a\n\n'],
   ['NUL in a header value', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n'],
@@ -165,4 +174,4 @@ export const RAW_FRAMINGS: readonly { readonly label: string; readonly bytes: st
   ['CONNECT to an upstream', 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'],
   ['an unknown method', 'BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n'],
   ['Expect: 100-continue with no body', `POST ${TABLE}/plan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n`],
-].map(([label, bytes]) => ({ label: label!, bytes: bytes! }));
+].map(([label, bytes]) => ({ label: label!, bytes: bytes!, lenient: LENIENT.has(label!) }));
