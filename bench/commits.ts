@@ -5,8 +5,9 @@
  * on the same machine in the same run:
  *   - Icefront `filesystem` (writable, a temp warehouse),
  *   - Icefront `sql` on SQLite (a temp file),
- *   - Icefront `sql` on PostgreSQL (a temporary cluster, test/helpers/postgres.ts; skipped with a
- *     line when Debian's `postgresql` is not installed),
+ *   - Icefront `sql` on PostgreSQL (a temporary cluster, test/helpers/postgres.ts, with PostgreSQL's
+ *     own durability settings, fsync and synchronous commit on, unless BENCH_COMMITS_PG=fast;
+ *     skipped with a line when Debian's `postgresql` is not installed),
  * each Icefront the built server (`<dist>/cli.js serve`, dist/ unless BENCH_COMMITS_DIST names
  * another build) in a process of its own, logging at `warn`.
  *
@@ -200,7 +201,11 @@ async function main(): Promise<void> {
   console.log(`commits: ${tc.setupOutput.split('\n').pop()}`);
   const pgMissing = postgresMissing();
   if (pgMissing) console.log(`commits: sql on PostgreSQL skipped: ${pgMissing}`);
-  const pg = pgMissing ? undefined : await startPostgres();
+  // PostgreSQL as deployments run it (fsync and synchronous commit on), as the fixture's SQLite
+  // syncs its commits; BENCH_COMMITS_PG=fast: the tests' settings (fsync off) instead
+  const pgFast = process.env['BENCH_COMMITS_PG'] === 'fast';
+  const pg = pgMissing ? undefined : await startPostgres({ durable: !pgFast });
+  if (pg) console.log(`commits: PostgreSQL ${pgFast ? 'with fsync and synchronous commit off (BENCH_COMMITS_PG=fast)' : 'with its own defaults: fsync and synchronous commit on'}`);
   const pgUri = pg?.uri();
   const only = process.env['BENCH_COMMITS_KINDS']?.split(',');
   const kinds = (['filesystem', 'sqlite', 'postgres'] as const).filter((k) => (k !== 'postgres' || pg) && (!only || only.includes(k)));

@@ -67,7 +67,12 @@ async function chownTree(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { recursive: true })) await chown(path.join(dir, entry), uid, gid);
 }
 
-export async function startPostgres(): Promise<PostgresCluster> {
+/**
+ * `durable`: PostgreSQL's own defaults (fsync, full page writes, synchronous commit on), as a
+ * deployment runs it; benches measuring commits use it. Tests run without them, for speed: a
+ * test's cluster is thrown away, so nothing needs to survive a crash of the machine.
+ */
+export async function startPostgres(options: { readonly durable?: boolean } = {}): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   if (bin === undefined) throw new Error(postgresMissing());
   const began = Date.now();
@@ -83,9 +88,10 @@ export async function startPostgres(): Promise<PostgresCluster> {
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
+    const speed = options.durable ? '' : ' -c fsync=off -c full_page_writes=off -c synchronous_commit=off';
+    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${speed}`;
     try {
-      await run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', options, 'start'], dir);
+      await run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', settings, 'start'], dir);
       break;
     } catch (err) {
       if (attempt >= 3) throw err; // the port was taken between freePort and the start
