@@ -24,6 +24,19 @@ async function snapshotsOf(table: string): Promise<Array<{ id: bigint; operation
     .map((s) => ({ id: s.snapshotId, operation: s.summary['operation'] ?? '', added: Number(s.summary['added-data-files'] ?? 0) }));
 }
 
+/** The demo returns table (position deletes) with plan options whose delete indexes are shared, as a server shares them, and counted. */
+async function returnsWithSharedDeleteIndexes() {
+  const loaded = await catalog.loadTable({ namespace: ['sales'], name: 'returns' });
+  const shared = new Map<string, Promise<unknown>>();
+  let builds = 0;
+  const deleteIndexCache: NonNullable<Parameters<typeof planFiles>[2]['deleteIndexCache']> = (key, build) => {
+    if (!shared.has(key)) shared.set(key, (builds++, build()));
+    return shared.get(key) as ReturnType<typeof build>;
+  };
+  const options = { source: fileManifestSource(loaded.io, loaded.metadata), tableKey: loaded.metadata.tableUuid ?? loaded.metadata.location, deleteIndexCache };
+  return { loaded, options, builds: () => builds };
+}
+
 t.test('an incremental append scan returns the files the appends in (start, end] added', async (t) => {
   const [s1, s2, s3] = await snapshotsOf('sales.orders');
   t.same([s1!.operation, s2!.operation, s3!.operation], ['append', 'append', 'overwrite'], 'the demo orders table: two appends, then an overwrite');
@@ -100,18 +113,10 @@ t.test('min-rows-requested: manifests are read in order only until enough rows a
 });
 
 t.test('a delete index shared from the cache counts its delete manifests as the plan that built it did', async (t) => {
-  const loaded = await catalog.loadTable({ namespace: ['sales'], name: 'returns' });
-  const source = fileManifestSource(loaded.io, loaded.metadata);
-  const shared = new Map<string, Promise<unknown>>();
-  let builds = 0;
-  const deleteIndexCache: NonNullable<Parameters<typeof planFiles>[2]['deleteIndexCache']> = (key, build) => {
-    if (!shared.has(key)) shared.set(key, (builds++, build()));
-    return shared.get(key) as ReturnType<typeof build>;
-  };
-  const options = { source, tableKey: loaded.metadata.tableUuid ?? loaded.metadata.location, deleteIndexCache };
+  const { loaded, options, builds } = await returnsWithSharedDeleteIndexes();
   const first = await planFiles(loaded.metadata, parseScanRequest({}), options);
   const second = await planFiles(loaded.metadata, parseScanRequest({}), options);
-  t.equal(builds, 1, 'the second plan took the index from the cache');
+  t.equal(builds(), 1, 'the second plan took the index from the cache');
   t.ok(first.stats.deleteManifestsRead > 0, `the table has ${first.stats.deleteManifestsRead} delete manifests`);
   t.equal(first.stats.manifestsSkipped, 0, 'an unfiltered scan skips no manifest');
   t.same(second.stats, first.stats, 'read, skipped and indexed alike: none of its delete manifests counted as skipped');
@@ -125,19 +130,11 @@ t.test('a delete index is shared by the snapshots with the same delete manifests
     'the demo returns table: an append, two deletes, an append, an overwrite',
   );
   const [, firstDelete, secondDelete, append] = snapshots;
-  const loaded = await catalog.loadTable({ namespace: ['sales'], name: 'returns' });
-  const source = fileManifestSource(loaded.io, loaded.metadata);
-  const shared = new Map<string, Promise<unknown>>();
-  let builds = 0;
-  const deleteIndexCache: NonNullable<Parameters<typeof planFiles>[2]['deleteIndexCache']> = (key, build) => {
-    if (!shared.has(key)) shared.set(key, (builds++, build()));
-    return shared.get(key) as ReturnType<typeof build>;
-  };
-  const cached = { source, tableKey: loaded.metadata.tableUuid ?? loaded.metadata.location, deleteIndexCache };
+  const { loaded, options, builds } = await returnsWithSharedDeleteIndexes();
   const at = async (snapshot: { id: bigint }) => {
     const request = parseScanRequest({ 'snapshot-id': snapshot.id });
-    const shared = await planFiles(loaded.metadata, request, cached);
-    const own = await planFiles(loaded.metadata, request, { source });
+    const shared = await planFiles(loaded.metadata, request, options);
+    const own = await planFiles(loaded.metadata, request, { source: options.source });
     t.same(
       shared.tasks.map((x) => [x.data.file.filePath, x.deletes.map((d) => d.file.filePath).sort()]),
       own.tasks.map((x) => [x.data.file.filePath, x.deletes.map((d) => d.file.filePath).sort()]),
@@ -146,10 +143,10 @@ t.test('a delete index is shared by the snapshots with the same delete manifests
     return shared;
   };
   await at(firstDelete!);
-  t.equal(builds, 1);
+  t.equal(builds(), 1);
   await at(secondDelete!);
-  t.equal(builds, 2, 'the second delete added a delete manifest: an index of its own');
+  t.equal(builds(), 2, 'the second delete added a delete manifest: an index of its own');
   const appended = await at(append!);
-  t.equal(builds, 2, 'the append after it kept its delete manifests: its index is shared, not built again');
+  t.equal(builds(), 2, 'the append after it kept its delete manifests: its index is shared, not built again');
   t.ok(appended.tasks.some((x) => x.deletes.length > 0), 'and it does attach deletes');
 });
