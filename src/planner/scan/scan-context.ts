@@ -261,7 +261,6 @@ export class ScanContext {
     return JSON.stringify([this.options.tableKey, manifests.digest('base64'), this.schema.schemaId, caseSensitive, filterKey(filter)]);
   }
 
-
   /** Reads a manifest (or a range of it) through the source, bounded in concurrency. */
   read(manifest: ManifestFile, request: Partial<EntriesRequest>): Promise<ManifestSlice> {
     return this.limit(() => this.options.source.read(manifest, { specsById: this.specsById, schema: this.schema, ...request }));
