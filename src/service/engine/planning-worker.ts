@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import v8 from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { LRUCache } from 'lru-cache';
 import { fail } from '../../errors/index.js';
 import { parseTableMetadata, type TableMetadata } from '../../iceberg/index.js';
 import { parseJson } from '../../json/index.js';
@@ -19,6 +18,7 @@ import { readLocalFile, readLocalRange, type DirEntry, type FileIO, type FileSta
 import { createLocalPlanEngine, encodePlanTaskRuns, type PlanEngine, type PlanJob, type PlanShare, type WrittenTasks } from './plan-engine.js';
 import { createPlanningCaches } from './planning-caches.js';
 import { requestOf } from './scan-codec.js';
+import { ParsedMetadata } from './worker-metadata.js';
 import { errorFromWire, errorToWire, type CacheReport, type CallOp, type Done, type Job, type TasksJob, type ToWorker, type WireWrittenTasks, type WorkerReport } from './worker-protocol.js';
 
 const port = parentPort!;
@@ -121,16 +121,10 @@ function proxyIO(ref: number, local: boolean): FileIO {
   };
 }
 
-/** Parsed metadata by the pool's number for it; a metadata object never changes. */
-const metadata = new LRUCache<number, Promise<TableMetadata>>({ max: 64 });
+/** Parsed metadata by the pool's number for it: 64 versions, 32 M characters of their JSON at most. */
+const metadata = new ParsedMetadata<TableMetadata>({ maxVersions: 64, maxTextChars: 32 * 1024 * 1024 });
 function metadataOf(job: Job): Promise<TableMetadata> {
-  let m = metadata.get(job.meta);
-  if (!m) {
-    m = call(job.ref, 'metadata', []).then((text) => parseTableMetadata(text as string));
-    m.catch(() => metadata.delete(job.meta));
-    metadata.set(job.meta, m);
-  }
-  return m;
+  return metadata.get(job.meta, async () => (await call(job.ref, 'metadata', [])) as string, parseTableMetadata);
 }
 
 /** Contradictions reported per job, at most this many (the count of the rest is lost). */
