@@ -191,20 +191,19 @@ export async function rawFramings(ctx: LoadContext): Promise<void> {
     const signed = token === undefined ? bytes : bytes.replace('\r\nHost: x\r\n', `\r\nHost: x\r\nAuthorization: ${token}\r\n`);
     const { answer } = await rawExchange(Number(port), signed, RAW_ANSWER_MS, hostname);
     ctx.tally.raw++;
-    const { answers, status, problem } = readRawAnswer(answer);
-    const wrong =
-      answers > 1
-        ? `${answers} answers (something smuggled)`
-        : status !== undefined && status >= 500
-          ? `${status}`
-          : !lenient && (status === undefined || status < 400)
-            ? `${status ?? `no answer within ${RAW_ANSWER_MS} ms`}, not a 4xx`
-            : problem !== undefined
-              ? `${status}: ${problem}`
-              : undefined;
+    const wrong = rawVerdict(readRawAnswer(answer), lenient);
     if (wrong !== undefined && ctx.tally.hostileWrong.length < 50) ctx.tally.hostileWrong.push(`raw framing ${label} → ${wrong}`);
     await pause(500);
   }
+}
+
+/** What is wrong with the answer to a raw framing, if anything. */
+function rawVerdict({ answers, status, problem }: ReturnType<typeof readRawAnswer>, lenient: boolean): string | undefined {
+  if (answers > 1) return `${answers} answers (something smuggled)`;
+  if (status !== undefined && status >= 500) return `${status}`;
+  if (!lenient && (status === undefined || status < 400)) return `${status ?? `no answer within ${RAW_ANSWER_MS} ms`}, not a 4xx`;
+  if (problem !== undefined) return `${status}: ${problem}`;
+  return undefined;
 }
 
 /** Appends on one catalog's synthetic table, built on the last answer; after anything but a 200, reload. */
