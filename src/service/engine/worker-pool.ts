@@ -82,6 +82,15 @@ await import(workerData.entry);
 `;
 const BOOTSTRAP_URL = new URL(`data:text/javascript,${encodeURIComponent(BOOTSTRAP)}`);
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
+/**
+ * A worker's young generation, at most (Worker `resourceLimits.maxYoungGenerationSizeMb`). V8
+ * sizes it from the heap limit, and on this 64-bit Node lets it grow past 100 MB: in the soak
+ * (issue #43) each worker's new space swung between 15 and 114 MB committed from minute to
+ * minute while its old space held 25-30 MB, which made most of the process's RSS swing. Capped,
+ * a plan's short-lived objects are scavenged as often as before they fill it, and only promoted
+ * sooner; unlike an old-generation limit it cannot make a large plan fail.
+ */
+const WORKER_YOUNG_GENERATION_MB = 24;
 const ENTRY = new URL(`./planning-worker${FROM_SOURCES ? '.ts' : '.js'}`, import.meta.url).href;
 
 let nextId = 1;
@@ -102,7 +111,7 @@ class PlanningThread {
   private start(): Worker {
     const tsx = FROM_SOURCES ? import.meta.resolve('tsx/esm/api') : undefined;
     // execArgv empty: the parent's loaders and hooks (a test runner's, say) are not the worker's business
-    const worker = new Worker(BOOTSTRAP_URL, { workerData: { entry: ENTRY, tsx }, name: `icefront-planning-${this.slot}`, execArgv: [] });
+    const worker = new Worker(BOOTSTRAP_URL, { workerData: { entry: ENTRY, tsx }, name: `icefront-planning-${this.slot}`, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     let loaded!: () => void;
     let failed!: (err: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => ((loaded = resolve), (failed = reject)));
