@@ -195,8 +195,14 @@ class FilesystemCatalog implements Catalog {
     return entries.filter((e) => e.kind === 'file').map((e) => e.name);
   }
 
-  /** Holds a metadata file this process has just written (metadata-reader.ts `remember`). */
-  remember(file: string, written: Required<ReadMetadata>, fileBytes: number): Promise<void> {
+  /**
+   * Holds a metadata file this process has just written for `identifier` (metadata-reader.ts
+   * `remember`), and its version as the one `find` looks at first: the next commit's fresh read
+   * then asks for `v<N+1>` and `v<N+2>` once, not for the version before it and four more.
+   */
+  remember(identifier: TableIdentifier, file: string, written: Required<ReadMetadata>, fileBytes: number): Promise<void> {
+    const version = metadataVersion(path.basename(file));
+    if (version !== undefined) this.versions.set(resolutionKey(identifier), version);
     return this.reader.remember(file, written, fileBytes);
   }
 

@@ -51,8 +51,8 @@ export interface FilesystemTables {
   loaded(identifier: TableIdentifier, current: TableFile): LoadedTable;
   /** Forgets a held resolution after a change. */
   forget(identifier: TableIdentifier): void;
-  /** Holds a metadata file just written, parsed and serialised, for the next read of it. */
-  remember(file: string, written: { readonly metadata: TableMetadata; readonly json: string }, fileBytes: number): Promise<void>;
+  /** Holds a metadata file just written, parsed and serialised, for the next read of it, and its version as the table's. */
+  remember(identifier: TableIdentifier, file: string, written: { readonly metadata: TableMetadata; readonly json: string }, fileBytes: number): Promise<void>;
   /** The namespace's directory; NO_SUCH_NAMESPACE when missing. */
   namespaceDirectory(namespace: Namespace): Promise<string>;
   /** Whether the namespace directory holds anything but hidden entries. */
@@ -192,7 +192,7 @@ export class FilesystemWrites implements CatalogWrites {
       }
     }
     // the next commit's fresh read and the next load find it parsed and serialised already
-    await this.tables.remember(path.join(metadataDir, file), { metadata: next, json: content.json }, content.bytes.length).catch(() => undefined);
+    await this.tables.remember(identifier, path.join(metadataDir, file), { metadata: next, json: content.json }, content.bytes.length).catch(() => undefined);
     const location = next.location.replace(/\/+$/, '');
     return [{ file, metadataDir, metadata: next, json: content.json, metadataLocation: location === '' ? pathToFileURL(path.join(metadataDir, file)).href : `${location}/metadata/${file}` }];
   }
