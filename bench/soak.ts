@@ -44,6 +44,8 @@
  * `--planning-cache-bytes N` and `--metadata-cache-bytes N` set those budgets in Icefront's config
  * (default: Icefront's own, 256 MiB and 64 MiB per own catalog): with small ones the caches are
  * full early, so what the memory goals then see growing is not a cache filling toward its budget.
+ * SOAK_NODE_ARGS (space-separated) are extra Node and V8 flags for the Icefront processes, to try a
+ * heap setting (`--max-semi-space-size=8`, say) under the same load.
  *
  * Needs a build (`npm run build`: the npm script runs it), the interop toolchain
  * (tools/interop/setup.sh), Toxiproxy (tools/interop/toxiproxy.sh), Debian's postgresql and

@@ -23,7 +23,7 @@ export interface SoakIcefront {
 
 /** `port`: where it listens (default: a free port); a replica restarted after a kill takes its old one again. */
 export async function startSoakIcefront(configFile: string, dist = path.join(REPO, 'dist'), port = 0): Promise<SoakIcefront> {
-  const child: ChildProcess = spawn(process.execPath, ['--inspect=127.0.0.1:0', path.join(dist, 'cli.js'), 'serve', '--config', configFile, '--port', String(port)], {
+  const child: ChildProcess = spawn(process.execPath, ['--inspect=127.0.0.1:0', ...(process.env['SOAK_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean), path.join(dist, 'cli.js'), 'serve', '--config', configFile, '--port', String(port)], {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
