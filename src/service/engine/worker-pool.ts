@@ -87,8 +87,8 @@ const FROM_SOURCES = import.meta.url.endsWith('.ts');
  * sizes it from the heap limit, and on this 64-bit Node lets it grow past 100 MB: in the soak
  * (issue #43) each worker's new space swung between 15 and 114 MB committed from minute to
  * minute while its old space held 25-30 MB, which made most of the process's RSS swing. Capped,
- * a plan's short-lived objects are scavenged as often as before they fill it, and only promoted
- * sooner; unlike an old-generation limit it cannot make a large plan fail.
+ * scavenges come more often and promote a plan's longer-lived objects sooner; unlike an
+ * old-generation limit, it cannot make a large plan fail.
  */
 const WORKER_YOUNG_GENERATION_MB = 24;
 const ENTRY = new URL(`./planning-worker${FROM_SOURCES ? '.ts' : '.js'}`, import.meta.url).href;
