@@ -55,8 +55,11 @@ const AWS_ENV = {
   AWS_EC2_METADATA_DISABLED: 'true',
 };
 
+/** BENCH_DOOR_NODE_ARGS (space-separated): extra Node and V8 flags for Icefront's process only, to weigh a heap setting. */
+const NODE_ARGS = (process.env.BENCH_DOOR_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
 function startIcefront(config: string, port: number): ChildProcess {
-  return start(process.execPath, [path.join(REPO, 'bin/icefront.js'), 'serve', '--config', config, '--port', String(port)], { ...process.env, ...AWS_ENV });
+  return start(process.execPath, [...NODE_ARGS, path.join(REPO, 'bin/icefront.js'), 'serve', '--config', config, '--port', String(port)], { ...process.env, ...AWS_ENV });
 }
 
 interface Throughput {
