@@ -9,6 +9,17 @@ import { appWith, DEMO_WAREHOUSE, demoCatalog, metric } from './service/planning
 
 const configs = (...list: CatalogConfig[]) => new Map(list.map((c) => [c.name, c]));
 
+/** The sizes of a demo table's metadata files on disk: what its table-metadata cache entry weighs. */
+function metadataFileSizes(table: string): number[] {
+  const dir = path.join(DEMO_WAREHOUSE, 'sales', table, 'metadata');
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.metadata.json')).map((f) => fs.statSync(path.join(dir, f)).size);
+}
+
+/** Bytes the demo catalog's table-metadata cache holds, from /metrics. */
+async function heldBytes(app: ReturnType<typeof appWith>): Promise<number> {
+  return metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_cache_bytes{cache="table-metadata:demo"}');
+}
+
 t.test('a rebuilt set keeps the objects of unchanged catalogs (their caches and pools) and builds the rest anew', async (t) => {
   const a = await startUpstreamStub();
   const b = await startUpstreamStub();
@@ -33,15 +44,12 @@ t.test('a rebuilt set keeps the objects of unchanged catalogs (their caches and 
 t.test("a catalog Icefront keeps itself shows its table-metadata cache on /metrics, under the catalog's name", async (t) => {
   const app = appWith([demoCatalog()]);
   t.teardown(() => app.close());
-  const bytes = async () => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_cache_bytes{cache="table-metadata:demo"}');
   const budget = metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_cache_budget_bytes{cache="table-metadata:demo"}');
   t.equal(budget, 64 * 1024 * 1024, 'its budget');
-  t.equal(await bytes(), 0, 'nothing held before a load');
+  t.equal(await heldBytes(app), 0, 'nothing held before a load');
   t.equal((await app.inject({ method: 'GET', url: '/v1/demo/namespaces/sales/tables/orders' })).statusCode, 200);
-  const dir = path.join(DEMO_WAREHOUSE, 'sales', 'orders', 'metadata');
-  const sizes = fs.readdirSync(dir).filter((f) => f.endsWith('.metadata.json')).map((f) => fs.statSync(path.join(dir, f)).size);
-  const held = await bytes();
-  t.ok(sizes.includes(held), `it holds ${held} bytes, the size of a metadata file of the table on disk`);
+  const held = await heldBytes(app);
+  t.ok(metadataFileSizes('orders').includes(held), `it holds ${held} bytes, the size of a metadata file of the table on disk`);
 });
 
 t.test('with planning.cache-idle-seconds, a table nobody loads for that long leaves the table-metadata cache', async (t) => {
@@ -49,18 +57,13 @@ t.test('with planning.cache-idle-seconds, a table nobody loads for that long lea
   // test/cache/compute-cache.test.ts's, on a clock of its own
   const app = appWith([demoCatalog()], { cacheIdleMs: 1000 });
   t.teardown(() => app.close());
-  const bytes = async () => metric((await app.inject({ method: 'GET', url: '/metrics' })).body, 'icefront_cache_bytes{cache="table-metadata:demo"}');
   const load = async (table: string) => t.equal((await app.inject({ method: 'GET', url: `/v1/demo/namespaces/sales/tables/${table}` })).statusCode, 200, `${table} loads`);
-  const fileSizes = (table: string) => {
-    const dir = path.join(DEMO_WAREHOUSE, 'sales', table, 'metadata');
-    return fs.readdirSync(dir).filter((f) => f.endsWith('.metadata.json')).map((f) => fs.statSync(path.join(dir, f)).size);
-  };
   await load('orders');
-  t.ok(fileSizes('orders').includes(await bytes()), 'orders held');
+  t.ok(metadataFileSizes('orders').includes(await heldBytes(app)), 'orders held');
   await new Promise((r) => setTimeout(r, 1300));
   await load('returns'); // the cache's next use after orders has been idle past the second
-  const held = await bytes();
-  t.ok(fileSizes('returns').includes(held), `it holds ${held} bytes, one metadata file of returns: orders left`);
+  const held = await heldBytes(app);
+  t.ok(metadataFileSizes('returns').includes(held), `it holds ${held} bytes, one metadata file of returns: orders left`);
 });
 
 t.test("an own catalog's metadata-cache-bytes is its table-metadata cache's budget: a table file larger than it is answered, not held", async (t) => {
