@@ -85,7 +85,7 @@ function planningParts(config: Config, metrics: Metrics, logger?: Logger, tracin
   const engine =
     workers > 0
       ? createWorkerPlanEngine({ workers, cacheBytes: budget, cacheIdleMs: idleMs, metrics, ...(logger && { logger }) })
-      : createLocalPlanEngine({ ...createPlanningCaches(budget, metrics, tracing, undefined, idleMs), metrics });
+      : createLocalPlanEngine({ ...createPlanningCaches(budget, metrics, { tracing, idleMs }), metrics });
   const key = tokenKey(config.planning);
   const planning = {
     batchSize: config.planning.batchSize,

@@ -32,17 +32,22 @@ export interface PlanningCaches {
   readonly deleteIndexCache: ComputeCache<DeleteFileIndex>;
 }
 
+/** Where and how long a set of planning caches holds (createPlanningCaches). */
+export interface PlanningCacheOptions {
+  /** Spans for gets that wait on another's read (on the main thread only: workers record none). */
+  readonly tracing?: Tracing;
+  /** The share of a snapshot's data manifests these caches hold (a planning worker's); all of them when absent. */
+  readonly share?: PlanShare;
+  /** A value nobody has read for this long is dropped (`planning.cache-idle-seconds`); absent or 0: kept. */
+  readonly idleMs?: number;
+}
+
 export function createPlanningCaches(
   budget: number,
   metrics: { readonly cache: CacheMetrics; readonly manifestReadsCoalesced: MetricCounter },
-  /** Spans for gets that wait on another's read (on the main thread only: workers record none). */
-  tracing?: Tracing,
-  /** The share of a snapshot's data manifests these caches hold (a planning worker's); all of them when absent. */
-  share?: PlanShare,
-  /** A value nobody has read for this long is dropped (`planning.cache-idle-seconds`); absent or 0: kept. */
-  idleMs = 0,
+  { tracing, share, idleMs = 0 }: PlanningCacheOptions = {},
 ): PlanningCaches {
-  const traced = { ...(tracing && { tracing }), idleMs };
+  const held = { ...(tracing && { tracing }), idleMs };
   const manifestMetrics: CacheMetrics = {
     ...metrics.cache,
     coalesced: (cache) => {
@@ -50,14 +55,14 @@ export function createPlanningCaches(
       metrics.manifestReadsCoalesced.inc();
     },
   };
-  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * CACHE_SHARES.slices), sizeOf: sliceBytes, metrics: manifestMetrics, ...traced });
-  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * CACHE_SHARES.lists), sizeOf: manifestListBytes, metrics: metrics.cache, ...traced });
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * CACHE_SHARES.slices), sizeOf: sliceBytes, metrics: manifestMetrics, ...held });
+  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * CACHE_SHARES.lists), sizeOf: manifestListBytes, metrics: metrics.cache, ...held });
   const deleteIndexCache = createComputeCache<DeleteFileIndex>({
     name: 'delete-index',
     maxBytes: Math.floor(budget * CACHE_SHARES.deleteIndexes),
     sizeOf: (index) => 1024 + index.size * 1024,
     metrics: metrics.cache,
-    ...traced,
+    ...held,
   });
   const owns = share && share.count > 1 ? (m: ManifestFile) => shareOf(m.path, share.count) === share.index : undefined;
   return { manifestCaches: { slices, lists, ...(owns && { owns }) }, deleteIndexCache };

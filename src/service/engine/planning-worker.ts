@@ -63,7 +63,7 @@ function instanceFor(id: number, cacheBytes: number, cacheIdleMs: number, share:
     budget: (name, bytes) => void (cacheOf(name).budget = bytes),
   };
   const counter = (name: keyof typeof counters) => ({ inc: (n = 1) => void (counters[name] += n) });
-  const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') }, undefined, share, cacheIdleMs);
+  const planningCaches = createPlanningCaches(cacheBytes, { cache: cacheMetrics, manifestReadsCoalesced: counter('manifestReadsCoalesced') }, { share, idleMs: cacheIdleMs });
   const engine = createLocalPlanEngine({
     ...planningCaches,
     metrics: { manifestReads: counter('manifestReads'), deleteIndexBuilds: counter('deleteIndexBuilds') },
