@@ -47,7 +47,7 @@ export function createPlanningCaches(
   metrics: { readonly cache: CacheMetrics; readonly manifestReadsCoalesced: MetricCounter },
   { tracing, share, idleMs = 0 }: PlanningCacheOptions = {},
 ): PlanningCaches {
-  const held = { ...(tracing && { tracing }), idleMs };
+  const common = { ...(tracing && { tracing }), idleMs };
   const manifestMetrics: CacheMetrics = {
     ...metrics.cache,
     coalesced: (cache) => {
@@ -55,14 +55,14 @@ export function createPlanningCaches(
       metrics.manifestReadsCoalesced.inc();
     },
   };
-  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * CACHE_SHARES.slices), sizeOf: sliceBytes, metrics: manifestMetrics, ...held });
-  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * CACHE_SHARES.lists), sizeOf: manifestListBytes, metrics: metrics.cache, ...held });
+  const slices = createComputeCache<ManifestSlice>({ name: 'manifests', maxBytes: Math.floor(budget * CACHE_SHARES.slices), sizeOf: sliceBytes, metrics: manifestMetrics, ...common });
+  const lists = createComputeCache<readonly ManifestFile[]>({ name: 'manifest-lists', maxBytes: Math.floor(budget * CACHE_SHARES.lists), sizeOf: manifestListBytes, metrics: metrics.cache, ...common });
   const deleteIndexCache = createComputeCache<DeleteFileIndex>({
     name: 'delete-index',
     maxBytes: Math.floor(budget * CACHE_SHARES.deleteIndexes),
     sizeOf: (index) => 1024 + index.size * 1024,
     metrics: metrics.cache,
-    ...held,
+    ...common,
   });
   const owns = share && share.count > 1 ? (m: ManifestFile) => shareOf(m.path, share.count) === share.index : undefined;
   return { manifestCaches: { slices, lists, ...(owns && { owns }) }, deleteIndexCache };
