@@ -6,6 +6,7 @@ import t, { type Test } from 'tap';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSqlCatalog, openSqlStore, type Catalog, type CatalogWrites } from '../../../src/catalogs/index.js';
 import { parseCreateTableRequest, parseTableChange } from '../../../src/commits/index.js';
@@ -82,5 +83,11 @@ t.test("a commit that lost a race is tried again without waiting for its unrefer
   letGo();
   await removal;
   t.notOk(fs.existsSync(new URL(firstFile!)), 'then it is removed');
-  t.equal((await a.loadTable(TABLE)).metadataLocation, after!.metadataLocation, 'a reads the version b committed');
+  // the store itself, read as JdbcCatalog reads it: the row names b's file, and that file holds both changes
+  const sqlite = new DatabaseSync(db, { readOnly: true });
+  const row = sqlite.prepare("SELECT metadata_location FROM iceberg_tables WHERE catalog_name = 'lake' AND table_namespace = 'db' AND table_name = 't'").get();
+  sqlite.close();
+  t.equal(row?.['metadata_location'], after!.metadataLocation, "the database's row names the version b committed");
+  const written = JSON.parse(fs.readFileSync(new URL(after!.metadataLocation), 'utf8')) as { properties: Record<string, string> };
+  t.same({ a: written.properties['from-a'], b: written.properties['from-b'] }, { a: 'v', b: 'v' }, 'its metadata file holds both changes');
 });
