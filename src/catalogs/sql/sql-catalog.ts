@@ -30,6 +30,7 @@ import { tableMetadataFile } from '../metadata-file.js';
 import { MetadataReader } from '../metadata-reader.js';
 import type { SqlCatalogStore } from './sql-store.js';
 import { SqlViews } from './sql-views.js';
+import { discardUnreferenced } from './unreferenced-files.js';
 
 export interface SqlCatalogParts {
   readonly name: string;
@@ -254,7 +255,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
 
   /**
    * Writes each new metadata file (never replacing one), then moves every row in one database
-   * transaction. A lost race leaves the new files unreferenced and removes them (`discard`); an
+   * transaction. A lost race leaves the new files unreferenced and removes them (`discardUnreferenced`); an
    * unknown outcome leaves them, since the rows may name them.
    */
   private async swap(swaps: readonly TableSwap[]): Promise<TableVersion[]> {
@@ -277,7 +278,7 @@ class SqlCatalog implements Catalog, CatalogWrites {
         })),
       );
     } catch (err) {
-      if (!isIcefrontError(err, 'COMMIT_STATE_UNKNOWN')) this.discard(written.map((w) => w.metadataLocation));
+      if (!isIcefrontError(err, 'COMMIT_STATE_UNKNOWN')) discardUnreferenced(this.parts.writer, written.map((w) => w.metadataLocation));
       throw err;
     }
     // write.metadata.delete-after-commit.enabled: the files the log no longer lists (Java CatalogUtil.deleteRemovedMetadataFiles)
@@ -288,14 +289,5 @@ class SqlCatalog implements Catalog, CatalogWrites {
     // the next commit's fresh read and the next load find these parsed and serialised already
     for (const w of written) await this.reader.remember(w.metadataLocation, w, w.fileBytes).catch(() => undefined);
     return written.map(({ metadata, metadataLocation, json }) => ({ metadata, metadataLocation, json }));
-  }
-
-  /**
-   * Removes metadata files no row names (a lost race's), without holding up the commit's retry or
-   * its answer: on S3 each is a round trip, and a commit that loses several races under load would
-   * wait one per loss. One that fails leaves a file no row names, which no reader follows.
-   */
-  private discard(locations: readonly string[]): void {
-    for (const location of locations) void this.parts.writer.deleteFile(location).catch(() => undefined);
   }
 }

@@ -23,6 +23,7 @@ import type { FileIO, FileWriter } from '../../storage/index.js';
 import type { CatalogViews, LoadedView } from '../catalog.js';
 import { metadataFileBytes } from '../metadata-file.js';
 import type { SqlCatalogStore } from './sql-store.js';
+import { discardUnreferenced } from './unreferenced-files.js';
 
 /** What the views share with their catalog. */
 export interface SqlViewParts {
@@ -163,7 +164,7 @@ export class SqlViews implements CatalogViews {
 
   /**
    * Writes the new metadata file (never replacing one), then inserts the row (`base` undefined) or
-   * moves it from `base`. A lost race removes the file; an unknown outcome leaves it, since the
+   * moves it from `base`. A lost race removes the file (in the background, as a table's); an unknown outcome leaves it, since the
    * row may name it.
    */
   private async swap(store: SqlCatalogStore, identifier: TableIdentifier, base: StoredView | undefined, next: ViewMetadata): Promise<StoredView> {
@@ -173,7 +174,7 @@ export class SqlViews implements CatalogViews {
     try {
       await store.swap([{ namespace: identifier.namespace, name: identifier.name, kind: 'view', ...(base && { expected: base.metadataLocation }), next: location }]);
     } catch (err) {
-      if (!isIcefrontError(err, 'COMMIT_STATE_UNKNOWN')) await this.parts.writer.deleteFile(location).catch(() => undefined);
+      if (!isIcefrontError(err, 'COMMIT_STATE_UNKNOWN')) discardUnreferenced(this.parts.writer, [location]);
       throw err;
     }
     return { metadata: next, metadataLocation: location };
