@@ -22,7 +22,12 @@
  * Before the first round, each target takes one untimed throughput run of BENCH_COMMITS_WARM_SECONDS
  * (5) (the JVM's JIT, V8's). Then BENCH_RUNS (3) rounds, targets one at a time, the order rotated
  * each round so drift falls on all alike; medians of the rounds are reported. Idle servers stay up
- * between their turns (their RSS is the point of the memory lines).
+ * between their turns (their RSS is the point of the memory lines). Each latency run starts on a
+ * quiet machine: after the previous target's 8 writers, its process (a JVM's concurrent GC and
+ * JIT, a Node's collections) and PostgreSQL (autovacuum after thousands of commits) go on working
+ * for seconds, on the same two cores, and their work fell in the next target's tail. So the bench
+ * first waits until the whole machine is under QUIET_BUSY busy over a second (at most QUIET_MAX_S),
+ * and prints how long it waited.
  *
  * Memory: VmRSS (/proc) of each Icefront 2 s after it answered /healthz (idle, after start) and 3 s
  * after the last round (idle, after the run), beside the same for Icefront with today's demo
@@ -52,7 +57,7 @@ import { postgresMissing, startPostgres, type PostgresCluster } from '../test/he
 import { CommitClient, latencyRun, throughputRun, type LatencyRun, type ThroughputRun } from './commit-load.js';
 import { printProfile, summarizeProfile, type ProfileSummary } from './cpu-profile-top.js';
 import { median } from './median.js';
-import { procCpuMs } from './proc-cpu.js';
+import { machineBusy, procCpuMs } from './proc-cpu.js';
 import { procMemory } from './proc-memory.js';
 import { freePort, waitFor } from './servers.js';
 import { WORK } from './synthetic-table.js';
@@ -96,6 +101,18 @@ for (const k of PROFILE) if (!['filesystem', 'sqlite', 'postgres'].includes(k)) 
 if (!fs.existsSync(CLI)) {
   console.log(`commits: needs a build, ${path.relative(REPO, CLI)} is missing (npm run build)`);
   process.exit(1);
+}
+
+/** A machine this busy or less (all CPUs, all processes, over a second) is quiet enough to time a latency run on. */
+const QUIET_BUSY = 0.1;
+const QUIET_MAX_S = 30;
+
+/** Waits until the machine is quiet (QUIET_BUSY), at most QUIET_MAX_S; the seconds waited and the last second's busy share. */
+async function quiet(): Promise<{ waitedS: number; busy: number }> {
+  const started = performance.now();
+  let busy = await machineBusy(1000);
+  while (busy > QUIET_BUSY && performance.now() - started < QUIET_MAX_S * 1000) busy = await machineBusy(1000);
+  return { waitedS: (performance.now() - started) / 1000, busy };
 }
 
 const load: { phase: string; loadavg: number[] }[] = [{ phase: 'start', loadavg: os.loadavg() }];
@@ -172,6 +189,8 @@ interface Target {
   readonly cpuPerCommit: number[];
   /** The load generator's (this process's) CPU ms per committed snapshot in the same runs. */
   readonly loadCpuPerCommit: number[];
+  /** Before each latency run: the wait for a quiet machine, and how busy it was when the run began. */
+  readonly quiet: { waitedS: number; busy: number }[];
   rssAfterStart?: number;
   rssAfterRun?: number;
 }
@@ -221,7 +240,7 @@ async function main(): Promise<void> {
     const startRss = new Map([...ices].map(([k, ice]) => [k, procMemory(ice.pid).rssMB]));
 
     fixture = await startRestFixture(tc.env, { jvmOptions: JVM_OPTS });
-    const make = (kind: Kind, base: string, pid: number): Target => ({ kind, base, pid, client: new CommitClient({ base }, WRITERS), latency: [], throughput: [], cpuPerCommit: [], loadCpuPerCommit: [] });
+    const make = (kind: Kind, base: string, pid: number): Target => ({ kind, base, pid, client: new CommitClient({ base }, WRITERS), latency: [], throughput: [], cpuPerCommit: [], loadCpuPerCommit: [], quiet: [] });
     targets.push(make('fixture', `${fixture.url}/v1`, fixture.pid));
     for (const [kind, ice] of ices) targets.push({ ...make(kind, `${ice.url}/v1/${PREFIX[kind]}`, ice.pid), rssAfterStart: startRss.get(kind)! });
 
@@ -236,6 +255,8 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
       for (const t of order) {
+        const settled = await quiet();
+        t.quiet.push(settled);
         const lat = await latencyRun(t.client, `latency_${round}`, WARMUP, COUNT);
         const cpu0 = procCpuMs(t.pid);
         const own0 = process.cpuUsage();
@@ -250,7 +271,8 @@ async function main(): Promise<void> {
         console.log(
           `  round ${round + 1} ${t.kind.padEnd(10)} p50 ${lat.p50.toFixed(2)} ms  p99 ${lat.p99.toFixed(2)} ms  ${tp.commitsPerSecond.toFixed(1)} commits/s  ${tp.conflicts} 409s` +
             (errs.length ? `  errors ${errs.map(([s, n]) => `${n}×${s}`).join(', ')} (e.g. ${Object.values(tp.errorSamples)[0]})` : '') +
-            (tp.integrity.length ? `  TABLE CHECK: ${tp.integrity.join('; ')}` : ''),
+            (tp.integrity.length ? `  TABLE CHECK: ${tp.integrity.join('; ')}` : '') +
+            `  (latency run after ${settled.waitedS.toFixed(1)} s of waiting for a quiet machine, ${(settled.busy * 100).toFixed(0)}% busy)`,
         );
       }
       load.push({ phase: `after round ${round + 1}`, loadavg: os.loadavg() });
@@ -418,6 +440,8 @@ function report(targets: Target[], mem: { todayStart: number; todayEnd: number; 
               cpuPerCommitMs: t.cpuPerCommit[i],
               loadCpuPerCommitMs: t.loadCpuPerCommit[i],
               conflictP50: t.throughput[i]!.conflictP50,
+              quietWaitS: t.quiet[i]?.waitedS,
+              busyAtStart: t.quiet[i]?.busy,
             })),
           },
         ]),

@@ -31,3 +31,19 @@ export function threadCpuMs(pid: number): Map<number, number> {
   }
   return out;
 }
+
+/** Busy and total clock ticks of the whole machine so far (proc(5) /proc/stat `cpu` line; idle and iowait are not busy). */
+function machineTicks(): { busy: number; total: number } {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+  const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { busy: total - ticks[3]! - ticks[4]!, total };
+}
+
+/** The share of the machine's CPU time (every CPU, every process) spent busy over the next `ms`. */
+export async function machineBusy(ms: number): Promise<number> {
+  const before = machineTicks();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = machineTicks();
+  return after.total === before.total ? 0 : (after.busy - before.busy) / (after.total - before.total);
+}
