@@ -23,11 +23,11 @@
  * (5) (the JVM's JIT, V8's). Then BENCH_RUNS (3) rounds, targets one at a time, the order rotated
  * each round so drift falls on all alike; medians of the rounds are reported. Idle servers stay up
  * between their turns (their RSS is the point of the memory lines). Each latency run starts on a
- * quiet machine: after the previous target's 8 writers, its process (a JVM's concurrent GC and
- * JIT, a Node's collections) and PostgreSQL (autovacuum after thousands of commits) go on working
- * for seconds, on the same two cores, and their work fell in the next target's tail. So the bench
- * first waits until the whole machine is under QUIET_BUSY busy over a second (at most QUIET_MAX_S),
- * and prints how long it waited.
+ * quiet machine, so that what the previous target's 8 writers leave running (a JVM's concurrent GC
+ * and JIT, a Node's collections, PostgreSQL's autovacuum after thousands of commits) cannot fall
+ * into the next target's tail on the same two cores: the bench waits until the whole machine is
+ * under QUIET_BUSY busy over a second (at most QUIET_MAX_S), and prints how busy it was. (In the
+ * runs of 2026-12-07 it was 0-6% busy after the first second: the tails were not that.)
  *
  * Memory: VmRSS (/proc) of each Icefront 2 s after it answered /healthz (idle, after start) and 3 s
  * after the last round (idle, after the run), beside the same for Icefront with today's demo
