@@ -164,8 +164,8 @@ export class SqlViews implements CatalogViews {
 
   /**
    * Writes the new metadata file (never replacing one), then inserts the row (`base` undefined) or
-   * moves it from `base`. A lost race removes the file (in the background, as a table's); an unknown outcome leaves it, since the
-   * row may name it.
+   * moves it from `base`. A lost race removes the file (in the background, as a table's); an
+   * unknown outcome leaves it, since the row may name it.
    */
   private async swap(store: SqlCatalogStore, identifier: TableIdentifier, base: StoredView | undefined, next: ViewMetadata): Promise<StoredView> {
     const location = metadataFileLocation(next, nextViewFileName(base?.metadataLocation, next.properties, this.parts.clock));
